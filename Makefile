@@ -1,0 +1,42 @@
+# The two commands of the README (`make demo`, `make test`), plus `make bench` and `make docs`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck pytest bench docs docs-build clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+test: $(STAMP) lint typecheck pytest docs-build
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff format --check src tests examples
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest
+
+docs-build: $(STAMP)
+	@if [ -f mkdocs.yml ]; then $(BIN)/mkdocs build --strict --quiet --site-dir .site; fi
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench.py
+
+docs: $(STAMP)
+	$(BIN)/mkdocs serve
+
+clean:
+	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache
