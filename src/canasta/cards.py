@@ -1,0 +1,166 @@
+"""Cards and their notation (api.md §1, spec §0.1 and §1.2).
+
+Inside the engine a card is a small integer *code*: ``rank * 4 + suit`` for suited cards
+and :data:`JOKER` for the joker. :class:`Card` is the public value built from a code.
+Ranks are indexed in notation order ``A 2 3 4 5 6 7 8 9 T J Q K``; the joker has rank 13.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import attrs
+
+from canasta.errors import NotationError
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+JOKER_RANK = 13
+JOKER = 52
+ACE, TWO, THREE, SEVEN = 0, 1, 2, 6
+#: The natural ranks of a meld, spec §0.2: A and 4 to K.
+NATURAL_RANKS: tuple[int, ...] = (0, *range(3, 13))
+
+# Card values, spec §1.2 (the red-three value is the variant's option D19).
+_RANK_VALUE = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
+
+
+def rank_of(code: int) -> int:
+    """Rank index of a card code (13 for the joker)."""
+    return code >> 2
+
+
+def is_wild(code: int) -> bool:
+    """True for twos and jokers."""
+    return code == JOKER or code >> 2 == TWO
+
+
+def is_red_three(code: int) -> bool:
+    return code in (9, 10)  # 3H, 3D
+
+
+def is_black_three(code: int) -> bool:
+    return code in (8, 11)  # 3S, 3C
+
+
+def card_value(code: int) -> int:
+    """Point value of a card (spec §1.2); red threes count 0 here, see the variant."""
+    if code in (9, 10):
+        return 0
+    return _RANK_VALUE[code >> 2]
+
+
+@attrs.frozen(repr=False, order=False)
+class Card:
+    """A playing card: a rank letter and a suit letter, or the joker ``*``.
+
+    ``suit`` is ``None`` for the joker and for a *rank pattern* (a rank without a suit),
+    which only moves may contain.
+    """
+
+    rank: str
+    suit: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card such as ``"KH"``, ``"10s"``, ``"*"`` or ``"JK"``."""
+        cards = _parse(text, patterns=False)
+        if len(cards) != 1:
+            raise NotationError(f"expected one card, got {text!r}")
+        return cards[0]
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == "*"
+
+    @property
+    def is_wild(self) -> bool:
+        return self.rank in "*2"
+
+    @property
+    def is_pattern(self) -> bool:
+        """A rank without a suit (allowed in moves only)."""
+        return self.suit is None and self.rank != "*"
+
+    @property
+    def code(self) -> int:
+        """The engine's integer code; a pattern has none."""
+        if self.rank == "*":
+            return JOKER
+        if self.suit is None:
+            raise ValueError(f"rank pattern {self} has no card code")
+        return RANKS.index(self.rank) * 4 + SUITS.index(self.suit)
+
+    @property
+    def rank_index(self) -> int:
+        return JOKER_RANK if self.rank == "*" else RANKS.index(self.rank)
+
+    @property
+    def value(self) -> int:
+        """Point value (spec §1.2); a red three counts 0 (option D19 lives in the variant)."""
+        if self.rank == "*":
+            return 50
+        if self.rank == "3" and self.suit in ("H", "D"):
+            return 0
+        return _RANK_VALUE[RANKS.index(self.rank)]
+
+    def __str__(self) -> str:
+        return self.rank + (self.suit or "")
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def _card(code: int) -> Card:
+    if code == JOKER:
+        return Card("*")
+    return Card(RANKS[code >> 2], SUITS[code & 3])
+
+
+#: Interned public cards by code.
+CARDS: tuple[Card, ...] = tuple(_card(c) for c in range(53))
+
+_TOKEN = re.compile(r"\s*(10|JK|\*|[A2-9TJQKatjqk])([SHDCshdc]?)")
+
+
+def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:
+    if not isinstance(text, str):
+        raise NotationError(f"card text must be a string, got {text!r}")
+    cards: list[Card] = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        m = _TOKEN.match(stripped, pos)
+        if m is None:
+            raise NotationError(f"bad card text {text!r} at position {pos}")
+        rank, suit = m.group(1).upper(), m.group(2).upper()
+        if rank in ("JK", "*"):
+            if suit:
+                raise NotationError(f"a joker has no suit in {text!r}")
+            cards.append(CARDS[JOKER])
+        else:
+            rank = "T" if rank == "10" else rank
+            if suit:
+                cards.append(CARDS[RANKS.index(rank) * 4 + SUITS.index(suit)])
+            elif patterns:
+                cards.append(Card(rank, None))
+            else:
+                raise NotationError(f"card without a suit in {text!r}: {rank!r}")
+        pos = m.end()
+    return tuple(cards)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse a card string such as ``"KH KS 2C *"`` or ``"KHKS2C*"`` (spaces optional)."""
+    return _parse(text, patterns=False)
+
+
+def parse_codes(text: str) -> tuple[int, ...]:
+    """Parse a card string into engine codes."""
+    return tuple(c.code for c in _parse(text, patterns=False))
+
+
+def format_codes(codes: Iterable[int]) -> str:
+    """Card codes as space-separated text."""
+    return " ".join(str(CARDS[c]) for c in codes)

@@ -1,0 +1,196 @@
+"""Moves and their notation (api.md §3).
+
+A move is one token without spaces: ``draw``, ``take:KK``, ``meld:KKK2``, ``add:K+2``,
+``discard:7H``, ``ask``, ``yes``, ``no``, ``end``. Cards in a move may be exact cards
+(``KH``) or rank patterns (``K``: any card of that rank from hand). Cards are kept in
+canonical order (naturals A, 3..K, then 2, then the joker; suits S H D C) so that equal
+plays compare equal and ``parse_move(str(m)) == m``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+import attrs
+
+from canasta.cards import JOKER_RANK, RANKS, SUITS, TWO, Card, _parse
+from canasta.errors import NotationError
+
+# Sort key of a rank index in move text: naturals (A, 3..K) first, then 2, then joker.
+_RANK_ORDER = {r: (r if r != TWO else 12.5) for r in range(14)}
+
+
+def _card_key(card: Card) -> tuple[float, int]:
+    suit = -1 if card.suit is None else SUITS.index(card.suit)
+    return (_RANK_ORDER[card.rank_index], suit)
+
+
+def _canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=_card_key))
+
+
+def _text(cards: tuple[Card, ...]) -> str:
+    return "".join(str(c) for c in cards)
+
+
+@attrs.frozen
+class Move:
+    """Base class of every move; see the subclasses for each kind."""
+
+    kind: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
+
+
+@attrs.frozen(repr=False)
+class Draw(Move):
+    """Draw from the stock (``draw``)."""
+
+    kind: ClassVar[str] = "draw"
+
+
+@attrs.frozen(repr=False)
+class Take(Move):
+    """Take the pile: meld its top card with ``cards`` from hand; no cards = lay it off."""
+
+    kind: ClassVar[str] = "take"
+    cards: tuple[Card, ...] = attrs.field(default=(), converter=_canonical)
+
+    def __str__(self) -> str:
+        return f"take:{_text(self.cards)}" if self.cards else "take"
+
+
+@attrs.frozen(repr=False)
+class MeldCards(Move):
+    """Meld ``cards`` from hand as a new meld (merged into a same-rank meld in classic)."""
+
+    kind: ClassVar[str] = "meld"
+    cards: tuple[Card, ...] = attrs.field(converter=_canonical)
+
+    def __str__(self) -> str:
+        return f"meld:{_text(self.cards)}"
+
+
+@attrs.frozen(repr=False)
+class LayOff(Move):
+    """Lay ``cards`` off on the side's meld of rank ``target`` (``"*"``: the wild meld)."""
+
+    kind: ClassVar[str] = "add"
+    target: str
+    cards: tuple[Card, ...] = attrs.field(converter=_canonical)
+
+    def __str__(self) -> str:
+        return f"add:{self.target}+{_text(self.cards)}"
+
+
+@attrs.frozen(repr=False)
+class Discard(Move):
+    """Discard one card; ends the turn."""
+
+    kind: ClassVar[str] = "discard"
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard:{self.card}"
+
+
+@attrs.frozen(repr=False)
+class Ask(Move):
+    """Ask partner for permission to go out."""
+
+    kind: ClassVar[str] = "ask"
+
+
+@attrs.frozen(repr=False)
+class Answer(Move):
+    """Partner's binding answer: ``yes`` or ``no``."""
+
+    kind: ClassVar[str] = "answer"
+    yes: bool
+
+    def __str__(self) -> str:
+        return "yes" if self.yes else "no"
+
+
+@attrs.frozen(repr=False)
+class End(Move):
+    """End the deal without a discard where the rules allow it."""
+
+    kind: ClassVar[str] = "end"
+
+
+DRAW, ASK, YES, NO, END, TAKE_LAYOFF = Draw(), Ask(), Answer(True), Answer(False), End(), Take()
+_SIMPLE: dict[str, Move] = {
+    "draw": DRAW,
+    "ask": ASK,
+    "yes": YES,
+    "no": NO,
+    "end": END,
+    "take": TAKE_LAYOFF,
+}
+
+
+def _cards_arg(text: str, move_text: str, *, allow_empty: bool = False) -> tuple[Card, ...]:
+    try:
+        cards = _parse(text, patterns=True)
+    except NotationError as exc:
+        raise NotationError(f"bad move {move_text!r}: {exc}") from None
+    if not cards and not allow_empty:
+        raise NotationError(f"bad move {move_text!r}: no cards given")
+    return cards
+
+
+def parse_move(text: str | Move) -> Move:
+    """Parse one move token; a :class:`Move` is returned as it is."""
+    if isinstance(text, Move):
+        return text
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be text, got {text!r}")
+    token = text.strip()
+    simple = _SIMPLE.get(token.lower())
+    if simple is not None:
+        return simple
+    head, sep, arg = token.partition(":")
+    head = head.lower()
+    if not sep or not arg or any(ch.isspace() for ch in token):
+        raise NotationError(f"bad move {text!r}")
+    if head == "take":
+        return Take(_cards_arg(arg, text))
+    if head == "meld":
+        return MeldCards(_cards_arg(arg, text))
+    if head == "discard":
+        cards = _cards_arg(arg, text)
+        if len(cards) != 1:
+            raise NotationError(f"bad move {text!r}: discard takes exactly one card")
+        return Discard(cards[0])
+    if head == "add":
+        target, plus, rest = arg.partition("+")
+        target = target.upper()
+        if target in ("JK", "*"):
+            target = "*"
+        elif target == "10":
+            target = "T"
+        if not plus or not (target == "*" or (len(target) == 1 and target in RANKS)):
+            raise NotationError(f"bad move {text!r}: expected add:RANK+CARDS")
+        return LayOff(target, _cards_arg(rest, text))
+    raise NotationError(f"bad move {text!r}: unknown kind {head!r}")
+
+
+def parse_moves(text: str | Move | Iterable[str | Move]) -> tuple[Move, ...]:
+    """Parse a space-separated move string, or a sequence of moves and texts."""
+    if isinstance(text, Move):
+        return (text,)
+    if isinstance(text, str):
+        return tuple(parse_move(t) for t in text.split())
+    return tuple(parse_move(t) for t in text)
+
+
+# Interned suitless cards, used by the legal-move generator.
+PATTERNS: tuple[Card, ...] = tuple(
+    Card("*") if r == JOKER_RANK else Card(RANKS[r], None) for r in range(14)
+)
