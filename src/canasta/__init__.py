@@ -1,0 +1,72 @@
+"""canasta: the rules of Canasta as an importable library.
+
+Start with :func:`new_game`, ask :meth:`GameState.legal_moves`, and :meth:`GameState.apply`
+moves; see the documentation for variants, observations, records and bots.
+"""
+
+from canasta import variants
+from canasta.cards import Card, parse_cards
+from canasta.deal import new_game
+from canasta.errors import (
+    CanastaError,
+    IllegalMoveError,
+    IllegalReason,
+    NotationError,
+    PositionError,
+    RecordError,
+    ReplayError,
+    UnknownVariantError,
+    VariantError,
+)
+from canasta.moves import (
+    Answer,
+    Ask,
+    Discard,
+    Draw,
+    End,
+    LayOff,
+    MeldCards,
+    Move,
+    Take,
+    parse_move,
+    parse_moves,
+)
+from canasta.scoring import Outcome, ScoreLine
+from canasta.state import GameState
+from canasta.table import Meld
+from canasta.variants.base import Variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Answer",
+    "Ask",
+    "CanastaError",
+    "Card",
+    "Discard",
+    "Draw",
+    "End",
+    "GameState",
+    "IllegalMoveError",
+    "IllegalReason",
+    "LayOff",
+    "Meld",
+    "MeldCards",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "PositionError",
+    "RecordError",
+    "ReplayError",
+    "ScoreLine",
+    "Take",
+    "UnknownVariantError",
+    "Variant",
+    "VariantError",
+    "__version__",
+    "new_game",
+    "parse_cards",
+    "parse_move",
+    "parse_moves",
+    "variants",
+]

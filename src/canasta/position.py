@@ -1,0 +1,286 @@
+"""The position format (api.md §6): ``GameState.to_dict`` and ``GameState.from_dict``.
+
+Input is checked thoroughly; any problem raises :class:`~canasta.errors.PositionError`
+saying what is wrong, and nothing partial is ever returned.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, format_codes, parse_codes
+from canasta.errors import CanastaError, NotationError, PositionError
+from canasta.state import GameState
+from canasta.table import ANSWER, DRAW, NEW_TURN, OVER, PLAY, WILD_RANK, Group, Meld, Turn
+from canasta.variants import from_config, get
+from canasta.variants.base import Variant
+
+_KEYS = {
+    "variant", "scores", "dealer", "to_move", "phase", "hands", "pile", "stock", "melds",
+    "threes", "seed", "melded_seats", "turn", "asked", "went_out", "concealed", "opened",
+}
+_TURN_KEYS = {
+    "took_pile", "opening", "waiting", "groups", "laid_off", "melded", "asked", "permission",
+    "must_go_out", "no_discard",
+}
+
+
+def _variant_entry(variant: Variant) -> str | dict[str, Any]:
+    config = variant.to_config()
+    return variant.name if len(config) == 1 else config
+
+
+def to_dict(st: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "variant": _variant_entry(st.variant),
+        "scores": list(st.scores),
+        "dealer": st.dealer,
+        "to_move": st.to_move,
+        "phase": st.phase,
+        "hands": [format_codes(h) for h in st.hands],
+        "pile": format_codes(st.pile),
+        "stock": format_codes(st.stock),
+        "melds": [[str(m) for m in side] for side in st.melds],
+        "threes": [format_codes(t) for t in st.threes],
+    }
+    if any(st.melded_seats):
+        data["melded_seats"] = [s for s, melded in enumerate(st.melded_seats) if melded]
+    if any(st.asked):
+        data["asked"] = list(st.asked)
+    if st.opened != _derived_opened(st.melds):
+        data["opened"] = list(st.opened)
+    if st.turn != NEW_TURN:
+        turn = st.turn
+        entry: dict[str, Any] = {}
+        for key in sorted(_TURN_KEYS):
+            value = getattr(turn, key)
+            if value == getattr(NEW_TURN, key):
+                continue
+            if key == "waiting":
+                value = format_codes(value)
+            elif key == "groups":
+                value = [
+                    ["*" if g.rank == WILD_RANK else RANKS[g.rank], g.naturals, g.wilds, g.from_hand]
+                    for g in value
+                ]
+            entry[key] = value
+        data["turn"] = entry
+    if st.phase == OVER:
+        data["went_out"] = st.went_out
+        data["concealed"] = st.concealed
+    return data
+
+
+def _derived_opened(melds: tuple[tuple[Meld, ...], ...]) -> tuple[bool, ...]:
+    return tuple(bool(side) for side in melds)
+
+
+def _fail(message: str) -> PositionError:
+    return PositionError(message)
+
+
+def _cards(value: Any, what: str) -> tuple[int, ...]:
+    try:
+        if isinstance(value, str):
+            return parse_codes(value)
+        if isinstance(value, list | tuple):
+            return tuple(c for item in value for c in parse_codes(str(item)))
+    except NotationError as exc:
+        raise _fail(f"{what}: {exc}") from None
+    raise _fail(f"{what} must be a card string or a list of cards, got {value!r}")
+
+
+def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    if type(value) is not int:
+        raise _fail(f"{what} must be an integer, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _fail(f"{what} must be from {low} to {high}, got {value!r}")
+    return value
+
+
+def _list(value: Any, what: str, length: int) -> list[Any]:
+    if not isinstance(value, list | tuple) or len(value) != length:
+        raise _fail(f"{what} must be a list of {length} entries, got {value!r}")
+    return list(value)
+
+
+def _meld(variant: Variant, codes: tuple[int, ...], what: str) -> Meld:
+    naturals = {c >> 2 for c in codes if c != JOKER and c >> 2 != TWO}
+    wilds = sum(1 for c in codes if c == JOKER or c >> 2 == TWO)
+    if not naturals:
+        if variant.wild_meld_reason(0, wilds) is not None and not (
+            variant.has_wild_melds and wilds >= 1
+        ):
+            raise _fail(f"{what}: a meld of wild cards only is not allowed in this variant")
+        return Meld.of(WILD_RANK, tuple(sorted(codes)))
+    if len(naturals) > 1:
+        raise _fail(f"{what}: mixes ranks {format_codes(codes)!r}")
+    rank = naturals.pop()
+    if rank == THREE:
+        if any(c in (9, 10) for c in codes) or variant.black_three_meld_reason(
+            len(codes) - wilds, wilds
+        ):
+            raise _fail(f"{what}: not a valid meld of black threes: {format_codes(codes)!r}")
+    elif variant.natural_meld_reason(rank, 0, 0, len(codes) - wilds, wilds, True) is not None:
+        raise _fail(f"{what}: invalid meld {format_codes(codes)!r}")
+    return Meld.of(rank, tuple(sorted(codes)))
+
+
+def _resolve_variant(value: Any) -> Variant:
+    try:
+        if isinstance(value, Variant):
+            return value
+        if isinstance(value, str):
+            return get(value)
+        if isinstance(value, Mapping):
+            return from_config(value)
+    except CanastaError as exc:
+        raise _fail(f"variant: {exc}") from None
+    raise _fail(f"variant must be a name or a config mapping, got {value!r}")
+
+
+def _turn(value: Any) -> Turn:
+    if not isinstance(value, Mapping):
+        raise _fail(f"turn must be a mapping, got {value!r}")
+    unknown = set(value) - _TURN_KEYS
+    if unknown:
+        raise _fail(f"turn has unknown keys: {', '.join(sorted(unknown))}")
+    fields: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "waiting":
+            fields[key] = _cards(item, "turn.waiting")
+        elif key == "groups":
+            groups = []
+            for g in item:
+                if not (isinstance(g, list | tuple) and len(g) == 4):
+                    raise _fail(f"turn.groups entries are [rank, naturals, wilds, from_hand], got {g!r}")
+                rank = WILD_RANK if g[0] == "*" else RANKS.index(str(g[0]))
+                groups.append(Group(rank, int(g[1]), int(g[2]), bool(g[3])))
+            fields[key] = tuple(groups)
+        elif key == "opening":
+            fields[key] = _int(item, "turn.opening", 0)
+        elif key == "permission":
+            if item not in (None, True, False):
+                raise _fail(f"turn.permission must be true, false or null, got {item!r}")
+            fields[key] = item
+        else:
+            if type(item) is not bool:
+                raise _fail(f"turn.{key} must be true or false, got {item!r}")
+            fields[key] = item
+    return Turn(**fields)
+
+
+def from_dict(data: Any) -> GameState:
+    if not isinstance(data, Mapping):
+        raise _fail(f"a position must be a mapping, got {type(data).__name__}")
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise _fail(f"unknown keys in position: {', '.join(sorted(unknown))}")
+    if "variant" not in data:
+        raise _fail("position needs the key 'variant'")
+    variant = _resolve_variant(data["variant"])
+    players, sides = variant.players, variant.sides
+    scores = tuple(
+        _int(s, "scores[]") for s in _list(data.get("scores", [0] * sides), "scores", sides)
+    )
+    phase = data.get("phase", DRAW)
+    if phase not in (DRAW, PLAY, ANSWER, OVER):
+        raise _fail(f"phase must be draw, play, answer or over, got {phase!r}")
+    to_move: int | None = None
+    if phase != OVER:
+        to_move = _int(data.get("to_move", 0), "to_move", 0, players - 1)
+    elif data.get("to_move") is not None:
+        raise _fail("to_move must be null when the phase is over")
+    default_dealer = ((to_move if to_move is not None else 0) - 1) % players
+    dealer = _int(data.get("dealer", default_dealer), "dealer", 0, players - 1)
+    if "hands" not in data:
+        raise _fail("position needs the key 'hands'")
+    hands = tuple(
+        tuple(sorted(_cards(h, f"hands[{i}]")))
+        for i, h in enumerate(_list(data["hands"], "hands", players))
+    )
+    pile = _cards(data.get("pile", ""), "pile")
+    melds_in = _list(data.get("melds", [[] for _ in range(sides)]), "melds", sides)
+    melds: list[tuple[Meld, ...]] = []
+    for s, side in enumerate(melds_in):
+        if not isinstance(side, list | tuple):
+            raise _fail(f"melds[{s}] must be a list of melds, got {side!r}")
+        built = [_meld(variant, _cards(m, f"melds[{s}]"), f"melds[{s}]") for m in side]
+        built.sort(key=lambda m: (m.rank == WILD_RANK, m.rank, -m.size))
+        if variant.merges_same_rank:
+            ranks = [m.rank for m in built]
+            if len(ranks) != len(set(ranks)):
+                raise _fail(f"melds[{s}]: two melds of the same rank")
+        melds.append(tuple(built))
+    threes_in = _list(data.get("threes", [""] * sides), "threes", sides)
+    threes = tuple(_cards(t, f"threes[{s}]") for s, t in enumerate(threes_in))
+    for s, laid in enumerate(threes):
+        if any(c not in variant.laid_out_threes for c in laid):
+            raise _fail(f"threes[{s}] may only hold threes laid face up in this variant")
+    turn = _turn(data["turn"]) if "turn" in data else NEW_TURN
+    used = Counter(
+        [c for h in hands for c in h]
+        + list(pile)
+        + [c for side in melds for m in side for c in m.codes]
+        + [c for t in threes for c in t]
+        + list(turn.waiting)
+    )
+    limit = Counter({c: variant.decks for c in range(52)} | {JOKER: 2 * variant.decks})
+    if "stock" in data:
+        stock = _cards(data["stock"], "stock")
+    else:
+        rest = list((limit - used).elements())
+        seed = data.get("seed")
+        random.Random(seed).shuffle(rest)
+        stock = tuple(rest)
+    used.update(stock)
+    for code, count in used.items():
+        if count > limit[code]:
+            raise _fail(
+                f"card {CARDS[code]} appears {count} times; "
+                f"{variant.decks} deck(s) hold {limit[code]}"
+            )
+    melded_seats = [False] * players
+    for seat in data.get("melded_seats", []):
+        melded_seats[_int(seat, "melded_seats[]", 0, players - 1)] = True
+    asked = tuple(
+        _int(a, "asked[]", 0) for a in _list(data.get("asked", [0] * players), "asked", players)
+    )
+    opened = _derived_opened(tuple(melds))
+    if "opened" in data:
+        opened = tuple(bool(o) for o in _list(data["opened"], "opened", sides))
+    went_out = data.get("went_out")
+    if went_out is not None:
+        if phase != OVER:
+            raise _fail("went_out is only allowed when the phase is over")
+        went_out = _int(went_out, "went_out", 0, players - 1)
+        if hands[went_out]:
+            raise _fail(f"seat {went_out} went out but still holds cards")
+    concealed = data.get("concealed", False)
+    if type(concealed) is not bool:
+        raise _fail(f"concealed must be true or false, got {concealed!r}")
+    for key in ("seed",):
+        if key in data and data[key] is not None and type(data[key]) is not int:
+            raise _fail(f"seed must be an integer, got {data[key]!r}")
+    return GameState(
+        variant=variant,
+        scores=scores,
+        dealer=dealer,
+        to_move=to_move,
+        phase=phase,
+        hands=hands,
+        pile=pile,
+        stock=stock,
+        melds=tuple(melds),
+        threes=threes,
+        frozen=any(variant.freezes_pile(c) for c in pile),
+        opened=opened,
+        melded_seats=tuple(melded_seats),
+        turn=turn,
+        asked=asked,
+        went_out=went_out,
+        concealed=concealed,
+    )

@@ -1,0 +1,270 @@
+"""Look-ahead for the rules that depend on what the player can still do this turn.
+
+Spec §2.8 [LIB] makes a meld illegal when it leaves the initial-meld minimum unreachable;
+§2.11 allows asking partner only when going out is possible; a player who must go out
+(partner said yes, black threes melded) may not make a move that rules it out; §2.10 with
+D12 lets a concealed going out skip the minimum. All of these ask one question: *from this
+hand and this table, can the player still reach a goal this turn?*
+
+The search works on counts only (suits never matter for legality). It walks the natural
+ranks, choosing for each how many naturals and which wild cards go to that rank's meld, then
+places what is left in a wild-card meld where the variant has them. Results are memoised.
+The order of the moves inside the turn is not searched: completing the needed canastas
+first always respects the hand-size rule of §2.9, except in the rare hand where two
+canastas are each completed by a single last card; there the search is slightly generous.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from canasta.cards import JOKER_RANK, NATURAL_RANKS, THREE, TWO
+
+if TYPE_CHECKING:
+    from canasta.variants.base import Variant
+
+#: Goals of the search.
+OPEN, OUT = 0, 1
+
+# Opening content flags (spec §3.5.4, D22): which kinds of melds the opening contains.
+CLEAN3 = 1  # a meld of >= 3 naturals and no wild
+NAT3 = 2  # a meld with >= 3 naturals
+WILD_MELD = 4  # a wild-card meld
+HAND_CANASTA = 8  # a canasta laid entirely from hand
+MIXED_CANASTA = 16  # a mixed canasta
+OWN_CANASTA = 32  # one of the player's own groups this turn has 7 or more cards (§2.10)
+
+_RANK_VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
+
+
+class Query(NamedTuple):
+    """Everything the search needs; hashable so results can be memoised."""
+
+    goal: int
+    counts: tuple[int, ...]  # the hand by rank index (14 entries)
+    #: per rank index 0..12: (naturals, wilds) of the side's meld that can still grow
+    melds: tuple[tuple[int, int] | None, ...]
+    #: per rank index 0..12: may a new meld of that rank be started
+    new_ok: tuple[bool, ...]
+    #: size of the side's wild meld that can still grow, or None
+    wild_meld: int | None
+    new_wild_ok: bool
+    canastas: int
+    #: (value so far, minimum) while the initial meld is incomplete, else None
+    opening: tuple[int, int] | None
+    #: per rank index 0..13: (naturals, wilds, from_hand) of the player's own group this turn
+    groups: tuple[tuple[int, int, bool] | None, ...]
+    #: a concealed going out is still possible (spec §2.10)
+    concealed: bool
+    #: going out is forbidden this turn (partner said no)
+    no_out: bool
+
+
+def feasible(variant: Variant, query: Query) -> bool:
+    """Can the player reach ``query.goal`` this turn?"""
+    return _feasible(variant, query)
+
+
+@lru_cache(maxsize=1 << 16)
+def _feasible(variant: Variant, q: Query) -> bool:
+    if q.goal == OPEN:
+        if _search(variant, q, concealed_only=False):
+            return True
+        # D12: a concealed going out may skip the minimum.
+        return bool(q.concealed and variant.concealed_exempt and not q.no_out) and _search(
+            variant, q._replace(goal=OUT), concealed_only=True
+        )
+    if q.no_out:
+        return False
+    if _search(variant, q, concealed_only=False):
+        return True
+    return bool(q.concealed and q.opening is not None and variant.concealed_exempt) and (
+        _search(variant, q, concealed_only=True)
+    )
+
+
+def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
+    counts = q.counts
+    out = q.goal == OUT
+    ranks = [r for r in NATURAL_RANKS if counts[r] or q.melds[r] is not None]
+    max_wilds = variant.max_wilds_per_meld
+    needs_discard = variant.go_out_needs_discard
+    # With concealed_only the minimum is waived (D12) but every own group must be valid alone.
+    opening = None if concealed_only else q.opening
+    opening_now = q.opening is not None
+    cap = opening[1] if opening is not None else 0
+    prune = opening is not None and not out and not variant.canasta_waives_minimum
+    required = variant.canastas_to_go_out
+    blocks_out = variant.wild_meld_blocks_going_out
+    memo: dict[tuple[int, ...], bool] = {}
+
+    # Upper bound of the value still obtainable, for pruning the opening search.
+    suffix = [0] * (len(ranks) + 1)
+    for i in range(len(ranks) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + counts[ranks[i]] * _RANK_VALUES[ranks[i]]
+
+    def finish(twos: int, jokers: int, left: int, value: int, canastas: int, flags: int) -> bool:
+        black = counts[THREE]
+        if out and black in (3, 4):
+            # Spec §2.6: black threes are melded in the going-out turn.
+            value += 5 * black
+        else:
+            left += black
+        options = [(twos, jokers, value, canastas, flags, _wild_incomplete(q))]
+        if twos + jokers and (q.wild_meld is not None or q.new_wild_ok):
+            before = q.wild_meld or 0
+            for put_twos in range(twos + 1):
+                for put_jokers in range(jokers + 1):
+                    put = put_twos + put_jokers
+                    if put == 0 or variant.wild_meld_reason(before, put) is not None:
+                        continue
+                    size = before + put
+                    own = WILD_MELD | (HAND_CANASTA | OWN_CANASTA if size >= 7 and not before else 0)
+                    options.append(
+                        (
+                            twos - put_twos,
+                            jokers - put_jokers,
+                            value + put_twos * 20 + put_jokers * 50,
+                            canastas + (1 if size >= 7 > before else 0),
+                            flags | own,
+                            size < 7,
+                        )
+                    )
+        for t, j, v, c, f, wild_incomplete in options:
+            cards_left = left + t + j
+            may_out = c >= required and not q.no_out and not (blocks_out and wild_incomplete)
+            done = opening is None or variant.opening_done(opening[0] + v, opening[1], f)
+            if out:
+                if cards_left > 1 or (needs_discard and cards_left != 1):
+                    continue
+                if not (may_out and done):
+                    continue
+                if concealed_only and not f & OWN_CANASTA:
+                    continue
+                return True
+            # The hand keeps 2 cards unless the player may go out (spec §2.9).
+            if done and (
+                cards_left >= 2 or (may_out and (cards_left == 1 or not needs_discard))
+            ):
+                return True
+        return False
+
+    def walk(
+        i: int, twos: int, jokers: int, left: int, value: int, canastas: int, flags: int
+    ) -> bool:
+        if out and left > 1:
+            return False
+        if prune and opening is not None:
+            if opening[0] + value + suffix[i] + twos * 20 + jokers * 50 < opening[1]:
+                return False
+        if i == len(ranks):
+            return finish(twos, jokers, left, value, canastas, flags)
+        key = (i, twos, jokers, min(left, 2), min(value, cap), min(canastas, 9), flags)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        rank = ranks[i]
+        count = counts[rank]
+        meld = q.melds[rank]
+        if out:
+            choices = [count, count - 1] if count else [0]
+        else:
+            choices = sorted({count, max(count - 1, 0), max(count - 2, 0), 0}, reverse=True)
+        result = False
+        for k in choices:
+            new_left = left + count - k
+            for t in range(min(twos, max_wilds), -1, -1):
+                for j in range(min(jokers, max_wilds - t), -1, -1):
+                    w = t + j
+                    if k == 0 and w == 0:
+                        step: tuple[int, int] | None = (0, 0)
+                    else:
+                        step = _place(variant, q, rank, meld, k, w, opening_now, concealed_only)
+                    if step is None:
+                        continue
+                    if walk(
+                        i + 1,
+                        twos - t,
+                        jokers - j,
+                        new_left,
+                        value + k * _RANK_VALUES[rank] + t * 20 + j * 50,
+                        canastas + step[0],
+                        flags | step[1],
+                    ):
+                        result = True
+                        break
+                if result:
+                    break
+            if result:
+                break
+        memo[key] = result
+        return result
+
+    return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, _base_flags(q))
+
+
+def _wild_incomplete(q: Query) -> bool:
+    return q.wild_meld is not None and q.wild_meld < 7
+
+
+def _has_concealed_canasta(q: Query) -> bool:
+    return any(g is not None and g[0] + g[1] >= 7 for g in q.groups)
+
+
+def _base_flags(q: Query) -> int:
+    flags = 0
+    for rank, group in enumerate(q.groups):
+        if group is not None:
+            flags |= group_flags(rank, group[0], group[1], group[2])
+    return flags
+
+
+def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
+    """Opening content flags of one group (spec §3.5.4, D22)."""
+    if rank == TWO:
+        return WILD_MELD | (HAND_CANASTA | OWN_CANASTA if wilds >= 7 and from_hand else 0)
+    flags = 0
+    if naturals >= 3:
+        flags |= NAT3
+        if wilds == 0:
+            flags |= CLEAN3
+    if naturals + wilds >= 7:
+        flags |= OWN_CANASTA
+        if from_hand:
+            flags |= HAND_CANASTA
+        if wilds:
+            flags |= MIXED_CANASTA
+    return flags
+
+
+def _place(
+    variant: Variant,
+    q: Query,
+    rank: int,
+    meld: tuple[int, int] | None,
+    k: int,
+    w: int,
+    opening: bool,
+    concealed_only: bool,
+) -> tuple[int, int] | None:
+    """Put k naturals and w wilds on ``rank``; None if not allowed, else (new canastas, flags)."""
+    if meld is None and not q.new_ok[rank]:
+        return None
+    n0, w0 = meld if meld is not None else (0, 0)
+    if variant.natural_meld_reason(rank, n0, w0, k, w, opening) is not None:
+        return None
+    if w and q.wild_meld is not None and q.wild_meld < 7 and variant.wild_meld_blocks_wilds:
+        return None
+    group = q.groups[rank]
+    gn, gw, from_hand = group if group is not None else (0, 0, True)
+    gn, gw = gn + k, gw + w
+    if concealed_only:
+        # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
+        if variant.natural_meld_reason(rank, 0, 0, gn, gw, opening) is not None:
+            return None
+    size0 = n0 + w0
+    size = size0 + k + w
+    new_canasta = 1 if size >= 7 > size0 else 0
+    flags = group_flags(rank, gn, gw, from_hand) if (meld is None or group is not None) else 0
+    return new_canasta, flags

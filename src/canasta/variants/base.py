@@ -1,0 +1,308 @@
+"""The :class:`Variant` base class: a frozen value holding a variant's numbers and options,
+and the small rule questions the engine asks it (style: "the engine owns sequencing; a
+variant answers small questions").
+
+Every option is one annotated attrs field named after its flag in spec §5; validation
+raises :class:`~canasta.errors.VariantError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from canasta.errors import IllegalReason, VariantError
+
+if TYPE_CHECKING:
+    from canasta.scoring import ScoreLine
+    from canasta.state import GameState
+
+
+def _check_int(low: int, high: int | None = None) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    def check(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if type(value) is not int:
+            raise VariantError(f"option {attribute.name!r} must be an integer, got {value!r}")
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise VariantError(f"option {attribute.name!r} must be {bound}, got {value!r}")
+
+    return check
+
+
+def _check_bool(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not bool:
+        raise VariantError(f"option {attribute.name!r} must be true or false, got {value!r}")
+
+
+def _check_choice(*choices: object) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    def check(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in choices or type(value) is not type(choices[0]):
+            listed = ", ".join(repr(c) for c in choices)
+            raise VariantError(f"option {attribute.name!r} must be one of {listed}, got {value!r}")
+
+    return check
+
+
+def _check_str(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, str) or not value:
+        raise VariantError(f"option {attribute.name!r} must be a non-empty string, got {value!r}")
+
+
+def _check_table(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = isinstance(value, tuple) and all(
+        isinstance(row, tuple) and len(row) == 2 and all(type(x) is int for x in row)
+        for row in value
+    )
+    if not ok or not value or list(value) != sorted(value):
+        raise VariantError(
+            f"option {attribute.name!r} must be a sorted list of [score, minimum] pairs, "
+            f"got {value!r}"
+        )
+
+
+def _check_ints(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, tuple) or not all(type(x) is int for x in value) or not value:
+        raise VariantError(f"option {attribute.name!r} must be a list of integers, got {value!r}")
+
+
+def _to_tuple(value: Any) -> Any:
+    """Lists from config files become tuples (nested one level)."""
+    if isinstance(value, list):
+        return tuple(_to_tuple(v) for v in value)
+    return value
+
+
+def int_field(default: int, low: int = 0, high: int | None = None) -> Any:
+    return attrs.field(default=default, validator=_check_int(low, high))
+
+
+def bool_field(default: bool) -> Any:
+    return attrs.field(default=default, validator=_check_bool)
+
+
+def choice_field(default: object, *others: object) -> Any:
+    return attrs.field(default=default, validator=_check_choice(default, *others))
+
+
+def table_field(default: tuple[tuple[int, int], ...]) -> Any:
+    return attrs.field(default=default, converter=_to_tuple, validator=_check_table)
+
+
+def ints_field(default: tuple[int, ...]) -> Any:
+    return attrs.field(default=default, converter=_to_tuple, validator=_check_ints)
+
+
+@attrs.frozen
+class Variant:
+    """A rule set: who plays, with what, and every option of spec §5 that applies.
+
+    Subclasses (:class:`~canasta.variants.classic.ClassicVariant`,
+    :class:`~canasta.variants.modern.ModernAmericanVariant`) add their option fields and
+    answer the rule questions below. Build variants with :func:`canasta.variants.get`.
+    """
+
+    #: The registry name of the preset this variant derives from.
+    name: str = attrs.field(validator=_check_str)
+    players: int = int_field(4, 2, 6)
+    #: Number of sides; seat ``s`` plays for side ``s % sides`` (api.md §2).
+    sides: int = int_field(2, 2, 6)
+    decks: int = int_field(2, 1, 4)
+    hand_size: int = int_field(11, 1)
+    draw_count: int = int_field(1, 1, 2)
+    canastas_to_go_out: int = int_field(1, 0)
+    target_score: int = int_field(5000, 5)
+    max_wilds_per_meld: int = int_field(3, 0)
+    red_three_declare: str = choice_field("at_deal", "first_turn")
+    tie_policy: str = choice_field("play_on", "shared_win")
+    going_out_bonus: int = int_field(100)
+    natural_canasta_bonus: int = int_field(500)
+    mixed_canasta_bonus: int = int_field(300)
+
+    family: ClassVar[str] = ""
+    #: Codes of the threes laid out face up and replaced (classic: red threes).
+    laid_out_threes: ClassVar[frozenset[int]] = frozenset()
+
+    def __attrs_post_init__(self) -> None:
+        if self.players % self.sides:
+            raise VariantError(
+                f"option 'sides': {self.sides} sides do not divide {self.players} players"
+            )
+        if self.players * self.hand_size >= self.decks * 54:
+            raise VariantError(
+                f"option 'hand_size': {self.players} hands of {self.hand_size} cards do not fit "
+                f"in {self.decks} decks"
+            )
+
+    # -- structure ---------------------------------------------------------------------
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        return tuple(range(side, self.players, self.sides))
+
+    @property
+    def has_partners(self) -> bool:
+        return self.players > self.sides
+
+    # -- rule questions ------------------------------------------------------------------
+    # The engine asks these; each family (classic, modern American) answers them.
+
+    #: Does the deal start with an upcard (spec §2.2; none in §3.5.2)?
+    starts_with_upcard: ClassVar[bool] = True
+    #: Do same-rank melds merge into one (spec §2.4), or may a side hold several (§3.5.3)?
+    merges_same_rank: ClassVar[bool] = True
+    #: Largest meld (spec §3.5.3: 7); classic melds have no upper limit.
+    max_meld_size: ClassVar[int] = 99
+    #: Does a natural canasta close its rank for everyone (spec §3.5.3)?
+    closes_ranks: ClassVar[bool] = False
+    #: Is the pile frozen for everyone, always (spec §3.5.5)?
+    pile_always_frozen: ClassVar[bool] = False
+    #: May the pile be taken by laying the top card off (T3c)?
+    pickup_layoff_allowed: ClassVar[bool] = True
+    #: The pickup pair joins an existing meld only up to this size (spec §3.5.5: 4).
+    pickup_join_limit: ClassVar[int] = 99
+    #: Going out needs a final discard (spec §3.5.7).
+    go_out_needs_discard: ClassVar[bool] = False
+    #: While a wild meld is incomplete, no wilds go elsewhere (§3.5.3) and nobody goes out.
+    wild_meld_blocks_wilds: ClassVar[bool] = False
+    wild_meld_blocks_going_out: ClassVar[bool] = False
+    #: A canasta laid from hand in the initial meld waives the minimum (spec §3.5.4).
+    canasta_waives_minimum: ClassVar[bool] = False
+
+    def upcard_covered(self, code: int) -> bool:
+        """Spec §2.2 step 3: is this upcard covered by the next stock card?"""
+        return False
+
+    def freezes_pile(self, code: int) -> bool:
+        """Does this card, once in the pile, freeze it (spec §2.7)?"""
+        return False
+
+    def blocks_pile(self, code: int) -> bool:
+        """Spec §2.7 `blocked`: a wild card or a black three on top."""
+        return code == 52 or code >> 2 == 1 or code in (8, 11)
+
+    def initial_minimum(self, score: int) -> int:
+        """The initial-meld minimum for a side's cumulative score (spec §2.8, §3.5.4)."""
+        raise NotImplementedError
+
+    def opening_done(self, value: int, minimum: int, flags: int) -> bool:
+        """Is the initial meld complete with this value and these content flags?"""
+        return value >= minimum
+
+    @property
+    def concealed_exempt(self) -> bool:
+        """D12: a concealed going out skips the minimum."""
+        return False
+
+    @property
+    def has_wild_melds(self) -> bool:
+        """Are melds of wild cards only allowed (D1, spec §3.5.3)?"""
+        return False
+
+    @property
+    def new_meld_after_canasta(self) -> bool:
+        """D27: may a side start a second meld of a rank after a canasta of it?"""
+        return False
+
+    @property
+    def one_card_pile_allowed(self) -> bool:
+        """T5, D16: may a player holding one card take a one-card pile?"""
+        return True
+
+    @property
+    def ask_limit(self) -> int | None:
+        """How often a player may ask partner per deal (None: once per turn only)."""
+        return None
+
+    @property
+    def stock_exhausted_mode(self) -> str:
+        """Spec §2.12: ``continue_with_pile`` or ``end_after_turn``."""
+        raise NotImplementedError
+
+    @property
+    def forced_pickup(self) -> bool:
+        """D20: must the pile be taken after the stock runs out when it fits a meld?"""
+        return False
+
+    @property
+    def last_stock_three(self) -> str:
+        """D11 / §3.5.2: what a three drawn as the last stock card does."""
+        raise NotImplementedError
+
+    @property
+    def concealed_after_pickup(self) -> bool:
+        """D13: may a player who took the pile go out concealed?"""
+        return True
+
+    def natural_meld_reason(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> IllegalReason | None:
+        """Why adding cards to a meld of ``rank`` holding ``naturals``/``wilds`` is invalid.
+
+        A new meld starts from 0/0. ``opening`` is true while the side makes its initial
+        meld. Returns None when the resulting meld is valid.
+        """
+        raise NotImplementedError
+
+    def black_three_meld_reason(self, threes: int, wilds: int) -> IllegalReason | None:
+        """Spec §2.6: the going-out meld of black threes."""
+        return IllegalReason.INVALID_MELD
+
+    def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
+        """A meld of wild cards only, holding ``before`` cards, gets ``added`` more."""
+        return IllegalReason.INVALID_MELD
+
+    def pickup_reason(self, naturals: int, wilds: int, frozen: bool, opened: bool) -> IllegalReason | None:
+        """Spec §2.7 T2/T3: may the top card be melded with these cards from hand?"""
+        raise NotImplementedError
+
+    def pickup_opening_value(self, top_value: int, hand_value: int) -> int:
+        """What a pickup meld counts toward the initial meld (D9, D23)."""
+        raise NotImplementedError
+
+    def discard_reason(
+        self, code: int, counts: list[int], pile_empty: bool, going_out: bool, closed: frozenset[int]
+    ) -> IllegalReason | None:
+        """Spec §3.5.6: may this card be discarded? (Classic: any card.)"""
+        return None
+
+    def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
+        """Each side's score rows for a finished deal (spec §2.13, §3.5.9)."""
+        raise NotImplementedError
+
+    def to_config(self) -> dict[str, Any]:
+        """The variant as a config mapping: its name and the options that differ."""
+        from canasta.variants import _preset
+
+        preset = _preset(self.name)
+        config: dict[str, Any] = {"variant": self.name}
+        if type(preset) is not type(self):
+            raise VariantError(f"variant {self.name!r} is not of the registered preset's type")
+        for field in attrs.fields(type(self)):
+            value = getattr(self, field.name)
+            if field.name != "name" and value != getattr(preset, field.name):
+                config[field.name] = [list(v) if isinstance(v, tuple) else v for v in value] if (
+                    isinstance(value, tuple)
+                ) else value
+        return config
+
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in attrs.fields(type(self)) if f.name != "name")
+
+    def with_options(self, options: Mapping[str, Any]) -> Variant:
+        """A copy with ``options`` changed; unknown options raise VariantError."""
+        known = set(self.option_names())
+        for key in options:
+            if key not in known:
+                raise VariantError(
+                    f"unknown option {key!r} for variant {self.name!r}; "
+                    f"known options: {', '.join(sorted(known))}"
+                )
+        try:
+            return attrs.evolve(self, **{k: _to_tuple(v) for k, v in options.items()})
+        except TypeError as exc:  # pragma: no cover - guarded by the check above
+            raise VariantError(str(exc)) from None
+

@@ -1,0 +1,171 @@
+"""Classic Canasta (spec §2, §3.1–§3.4, §3.7): the 2-, 3-, 4- and 6-player presets.
+
+Presets that differ only in numbers are instances of :class:`ClassicVariant`; nothing in
+the engine looks at a preset's name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from canasta.cards import JOKER, THREE, TWO
+from canasta.errors import IllegalReason
+
+if TYPE_CHECKING:
+    from canasta.scoring import ScoreLine
+    from canasta.state import GameState
+from canasta.variants.base import (
+    Variant,
+    bool_field,
+    choice_field,
+    int_field,
+    ints_field,
+    table_field,
+)
+
+# Spec §2.8: the initial-meld minimum by cumulative score (s < 0 is `negative_score_minimum`).
+CLASSIC_MINIMUMS = ((0, 50), (1500, 90), (3000, 120))
+# Spec §2.13: red-three term by count in a 2-deck game (800 for all four).
+RED_THREES_2DECK = (0, 100, 200, 300, 800)
+# Spec §2.13, §3.4: 3-deck games (1000 for five, 1200 for six).
+RED_THREES_3DECK = (0, 100, 200, 300, 400, 1000, 1200)
+
+
+@attrs.frozen
+class ClassicVariant(Variant):
+    """The classic game and its player-count presets; fields are the flags of spec §5."""
+
+    meld_wild_ratio: str = choice_field("min2_max3", "n_ge_w", "n_gt_w")  # D8
+    classic_wild_canasta: bool = bool_field(False)  # D1
+    classic_wild_canasta_bonus: int = int_field(1000)  # D1
+    initial_meld_failure: str = choice_field("reject")  # D2
+    negative_score_minimum: int = choice_field(15, 0)  # D7
+    minimum_table: tuple[tuple[int, int], ...] = table_field(CLASSIC_MINIMUMS)  # §2.8, §3.4
+    red_three_scores: tuple[int, ...] = ints_field(RED_THREES_2DECK)  # §2.13
+    upcard_skip: str = choice_field("wild_red3", "wild_any3", "none")  # D4
+    upcard_red_three_freezes: bool = bool_field(True)  # D5
+    black_three_meld_wilds: bool = bool_field(False)  # D6
+    top_card_counts_initial: bool = bool_field(True)  # D9
+    stock_exhausted: str = choice_field("continue_with_pile", "end_after_turn")  # D10
+    forced_pickup_after_stock: bool = bool_field(True)  # D20
+    last_stock_red_three: str = choice_field(
+        "meld_no_discard", "end_immediately", "normal_turn"
+    )  # D11
+    concealed_exempt_from_minimum: bool = bool_field(True)  # D12
+    concealed_allowed_after_pickup: bool = bool_field(True)  # D13
+    unfrozen_pickup_with_wild: bool = bool_field(True)  # D14
+    initial_pickup_natural_pair: bool = bool_field(True)  # D15
+    one_card_one_pile_pickup: bool = bool_field(True)  # D16
+    unopened_or_no_canasta_melds_negative: str = choice_field("never", "no_canasta")  # D17
+    red_three_card_value: int = choice_field(0, 5)  # D19
+    natural_canasta_locked: bool = bool_field(False)  # D29
+    concealed_bonus: int = int_field(100)  # §2.9
+
+    family = "classic"
+    laid_out_threes = frozenset({9, 10})  # 3H, 3D: spec §2.6
+
+    def upcard_covered(self, code: int) -> bool:
+        if self.upcard_skip == "none":
+            return False
+        if code == JOKER or code >> 2 == TWO:
+            return True
+        if code >> 2 == THREE:
+            return self.upcard_skip == "wild_any3" or code in self.laid_out_threes
+        return False
+
+    def freezes_pile(self, code: int) -> bool:
+        # Spec §2.7: a wild freezes the pile; so does an upcard red three (D5).
+        if code == JOKER or code >> 2 == TWO:
+            return True
+        return code in self.laid_out_threes and self.upcard_red_three_freezes
+
+    def initial_minimum(self, score: int) -> int:
+        if score < 0:
+            return self.negative_score_minimum
+        minimum = 0
+        for threshold, value in self.minimum_table:
+            if score >= threshold:
+                minimum = value
+        return minimum
+
+    @property
+    def concealed_exempt(self) -> bool:
+        return self.concealed_exempt_from_minimum
+
+    @property
+    def concealed_after_pickup(self) -> bool:
+        return self.concealed_allowed_after_pickup
+
+    @property
+    def has_wild_melds(self) -> bool:
+        return self.classic_wild_canasta
+
+    @property
+    def one_card_pile_allowed(self) -> bool:
+        return self.one_card_one_pile_pickup
+
+    @property
+    def stock_exhausted_mode(self) -> str:
+        return self.stock_exhausted
+
+    @property
+    def forced_pickup(self) -> bool:
+        return self.forced_pickup_after_stock
+
+    @property
+    def last_stock_three(self) -> str:
+        return self.last_stock_red_three
+
+    def natural_meld_reason(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> IllegalReason | None:
+        n, w = naturals + add_naturals, wilds + add_wilds
+        # Spec §2.4 and D8: N >= 2, W <= the maximum, and the chosen ratio.
+        if n < 2 or n + w < 3:
+            return IllegalReason.INVALID_MELD
+        if w > self.max_wilds_per_meld:
+            return IllegalReason.TOO_MANY_WILDS
+        ratio = self.meld_wild_ratio
+        if (ratio == "n_ge_w" and w > n) or (ratio == "n_gt_w" and w >= n):
+            return IllegalReason.TOO_MANY_WILDS
+        # D29: a natural canasta may be locked against wilds.
+        if self.natural_canasta_locked and add_wilds and wilds == 0 and naturals >= 7:
+            return IllegalReason.CANASTA_LOCKED
+        return None
+
+    def black_three_meld_reason(self, threes: int, wilds: int) -> IllegalReason | None:
+        # Spec §2.6, D6: 3 or 4 black threes; wilds only with the option.
+        if threes not in (3, 4):
+            return IllegalReason.INVALID_MELD
+        if wilds and (not self.black_three_meld_wilds or wilds > self.max_wilds_per_meld):
+            return IllegalReason.TOO_MANY_WILDS
+        return None
+
+    def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
+        # D1: an all-wild canasta, laid as >= 7 wilds in one action; more may follow.
+        if not self.classic_wild_canasta or (before == 0 and added < 7):
+            return IllegalReason.INVALID_MELD
+        return None
+
+    def pickup_reason(
+        self, naturals: int, wilds: int, frozen: bool, opened: bool
+    ) -> IllegalReason | None:
+        if naturals >= 2:
+            return None
+        # T3b (D14) for an opened side, D15 for the initial pickup: one natural and a wild.
+        if naturals == 1 and wilds and not frozen:
+            if opened and self.unfrozen_pickup_with_wild:
+                return None
+            if not opened and not self.initial_pickup_natural_pair:
+                return None
+        return IllegalReason.PILE_FROZEN if frozen else IllegalReason.NATURAL_PAIR_NEEDED
+
+    def pickup_opening_value(self, top_value: int, hand_value: int) -> int:
+        return hand_value + (top_value if self.top_card_counts_initial else 0)  # D9
+
+    def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
+        from canasta.scoring import classic_side
+
+        return tuple(classic_side(state, side) for side in range(self.sides))
