@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+import canasta
 from mac_helpers import (
     assert_illegal,
     assert_legal,
@@ -27,8 +29,6 @@ from mac_helpers import (
     shape,
     shapes,
 )
-
-import canasta
 
 OTHERS = ("4S 6S", "JC 4C", "6C TH")  # seats 1, 2, 3 when only seat 0 matters
 

@@ -8,6 +8,8 @@ out) and the examples EX-47 … EX-50 of §6.7. Each test cites its example. Sid
 from __future__ import annotations
 
 import pytest
+
+import canasta
 from mac_helpers import (
     assert_illegal,
     assert_legal,
@@ -24,8 +26,6 @@ from mac_helpers import (
     position,
     shape,
 )
-
-import canasta
 
 
 def takes(state: canasta.GameState) -> set[str]:

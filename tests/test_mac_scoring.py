@@ -9,6 +9,8 @@ Side 0 = seats 0 and 2, side 1 = seats 1 and 3.
 from __future__ import annotations
 
 import pytest
+
+import canasta
 from mac_helpers import (
     assert_legal,
     assert_score,
@@ -21,9 +23,7 @@ from mac_helpers import (
     tokens,
 )
 
-import canasta
-
-CANASTA_9 = "9S 9S 9H 9H 9D 9D 9C"  # natural, 70 card points
+CANASTA_8 = "8S 8S 8H 8H 8D 8D 8C"  # natural, 70 card points
 CANASTA_Q = "QS QS QH QH QD QD QC"  # natural, 70 card points
 SIDE0_OUT = ["", "5S", "4S 6H", "JD"]  # seat 0 went out; seat 2 holds 10, side 1 holds 15
 
@@ -44,7 +44,7 @@ def test_ex51_threes_term_with_two_canastas(threes0: str, term: int) -> None:
     """EX-51: team with ≥2 canastas, 3 red + 1 black: 500 + 100 = +600; all 4 red + all 4
     black: +2000 (per colour 1/2/3/4 threes = 100/300/500/1000)."""
     state = finished(
-        SIDE0_OUT, went_out=0, melds=[[CANASTA_9, CANASTA_Q], ["KS KH KD"]], threes=[threes0, ""]
+        SIDE0_OUT, went_out=0, melds=[[CANASTA_8, CANASTA_Q], ["KS KH KD"]], threes=[threes0, ""]
     )
     total = 100 + 1000 + term + 140 - 10
     assert_score(
@@ -74,7 +74,7 @@ def test_ex51_threes_term_with_fewer_canastas(threes1: str, melds1: list[str], t
     """EX-51: team with exactly 1 canasta: 0 whatever it holds; team with 0 canastas,
     2 red: −300."""
     state = finished(
-        SIDE0_OUT, went_out=0, melds=[[CANASTA_9, CANASTA_Q], melds1], threes=["", threes1]
+        SIDE0_OUT, went_out=0, melds=[[CANASTA_8, CANASTA_Q], melds1], threes=["", threes1]
     )
     has_canasta = len(melds1) == 1 and len(melds1[0].split()) == 7
     melded = 70 if has_canasta else -sum(10 * len(m.split()) for m in melds1)
@@ -162,7 +162,7 @@ def test_ex53_aces_and_sevens_in_hand(seat1: str, seat3: str, cards: int, held: 
     sevens −1500 → −3085. If the partner also holds 3 aces: another −1500. The penalty is
     per player (≥3 of the rank in one hand)."""
     hands = ["", seat1, "4S 6H", seat3]
-    state = finished(hands, went_out=0, melds=[[CANASTA_9, CANASTA_Q], ["KS KH KD"]])
+    state = finished(hands, went_out=0, melds=[[CANASTA_8, CANASTA_Q], ["KS KH KD"]])
     assert_score(
         state,
         1,
@@ -177,7 +177,7 @@ def test_ex53_played_to_the_end() -> None:
     """EX-53 reached by moves: side 0 completes its second canasta and goes out while seat 1
     still holds `AS AH AD 7C 7D 7H 9S` → side 1: −30 − 90 − 3000."""
     hands = ["QC 5C", "AS AH AD 7C 7D 7H 9S", "4S 6H", "4D"]
-    melds = [[CANASTA_9, "QS QS QH QH QD QD"], ["KS KH KD"]]
+    melds = [[CANASTA_8, "QS QS QH QH QD QD"], ["KS KH KD"]]
     state = position(hands, melds=melds, pile="4H TC", stock="TH 4C")
     after = play(state, "add:Q+Q discard:5")
     assert after.is_over
@@ -203,7 +203,7 @@ def test_ex54_wild_canastas(wild: str, bonus: int, points: int, four_jokers: int
     """EX-54: seven 2s: bonus 3000 (+140 card points). Four jokers + three 2s: 2500 (+260).
     Two jokers + five 2s: 2000 (+200). D25 changes only the penalty of an unfinished meld."""
     flags = {} if four_jokers == 2500 else {"mac_wild_meld_penalty_four_jokers": 2000}
-    state = finished(SIDE0_OUT, went_out=0, melds=[[CANASTA_9, wild], ["KS KH KD"]], flags=flags)
+    state = finished(SIDE0_OUT, went_out=0, melds=[[CANASTA_8, wild], ["KS KH KD"]], flags=flags)
     assert_score(
         state,
         0,
@@ -234,7 +234,7 @@ def test_ex54_unfinished_wild_meld(wild: str, four_jokers: int, penalty: int) ->
     state = finished(
         SIDE0_OUT,
         went_out=0,
-        melds=[[CANASTA_9, CANASTA_Q], [wild, "KS KH KD"]],
+        melds=[[CANASTA_8, CANASTA_Q], [wild, "KS KH KD"]],
         flags=flags,
     )
     melded = -(sum(50 if c == "JK" else 20 for c in wild.split()) + 30)
@@ -265,7 +265,7 @@ def test_ex54_unfinished_wild_meld(wild: str, four_jokers: int, penalty: int) ->
 def test_ex41_ex45_ex55_ace_and_seven_canastas(second: str, lines: dict[str, int]) -> None:
     """EX-41: the pure ace meld scores 2500 if completed. EX-40/EX-45: an ace meld with a
     wild is an ordinary meld (mixed canasta 300). EX-55: natural sevens 2500."""
-    state = finished(SIDE0_OUT, went_out=0, melds=[[CANASTA_9, second], ["KS KH KD"]])
+    state = finished(SIDE0_OUT, went_out=0, melds=[[CANASTA_8, second], ["KS KH KD"]])
     total = 100 + 500 + sum(lines.values()) - 10
     assert_score(state, 0, total, going_out=100, natural_canastas=500, cards_in_hand=-10, **lines)
 
@@ -281,7 +281,7 @@ def test_ex41_ex45_ex55_ace_and_seven_canastas(second: str, lines: dict[str, int
 def test_ex41_ex45_unfinished_ace_and_seven_melds(meld: str, penalty: int, melded: int) -> None:
     """EX-41: the pure ace meld costs −2500 if not completed. EX-40/EX-45: the ace meld with
     a wild is ordinary (no penalty). §3.5.9: unfinished pure sevens −2500."""
-    state = finished(SIDE0_OUT, went_out=0, melds=[[CANASTA_9, CANASTA_Q], [meld, "KS KH KD"]])
+    state = finished(SIDE0_OUT, went_out=0, melds=[[CANASTA_8, CANASTA_Q], [meld, "KS KH KD"]])
     assert_score(
         state,
         1,

@@ -256,15 +256,10 @@ def _after_meld_reason(
     return None
 
 
-def _play_reason(
-    st: GameState, add: bool, rank: int, k: int, twos: int, jokers: int
-) -> tuple[R | None, tuple[Meld, ...] | None, int]:
-    """Validate ``meld:`` (add=False) or ``add:`` (add=True) by counts.
-
-    Returns (reason, the side's melds after with the changed meld marked, its index).
-    """
+def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers: int) -> R | None:
+    """Validate ``meld:`` (add=False) or ``add:`` (add=True) by counts."""
     if st.phase != PLAY:
-        return R.WRONG_PHASE, None, -1
+        return R.WRONG_PHASE
     seat = st.to_move
     assert seat is not None
     variant = st.variant
@@ -275,7 +270,7 @@ def _play_reason(
         or jokers > counts[JOKER_RANK]
         or (rank == WILD_RANK and k)
     ):
-        return R.NOT_IN_HAND, None, -1
+        return R.NOT_IN_HAND
     side = variant.side_of(seat)
     melds = st.melds[side]
     turn = st.turn
@@ -286,43 +281,46 @@ def _play_reason(
     obliged = turn.must_go_out
     if rank == THREE:
         if add:
-            return R.NO_SUCH_MELD, None, -1
+            return R.NO_SUCH_MELD
         reason = variant.black_three_meld_reason(k, wilds)
         if reason is not None:
-            return reason, None, -1
+            return reason
         obliged = True
         target = None
     elif rank == WILD_RANK:
         if add:
             if target is None:
-                return R.NO_SUCH_MELD, None, -1
+                return R.NO_SUCH_MELD
             reason = variant.wild_meld_reason(target.size, wilds)
         else:
             if target is not None or not variant.has_wild_melds:
-                return R.INVALID_MELD, None, -1
+                return R.INVALID_MELD
             reason = variant.wild_meld_reason(0, wilds)
         if reason is not None:
-            return reason, None, -1
+            return reason
     else:
         if rank in closed:
-            return R.CLOSED_RANK, None, -1
+            return R.CLOSED_RANK
         if add:
             if target is None:
-                return R.NO_SUCH_MELD, None, -1
+                return R.NO_SUCH_MELD
         else:
             if not _new_ok(variant, melds, rank, closed):
-                return R.INVALID_MELD, None, -1
+                return R.INVALID_MELD
             # A meld: group must be valid on its own before merging (spec §2.4, §2.10).
             reason = variant.natural_meld_reason(rank, 0, 0, k, wilds, opening)
             if reason is not None:
-                return reason, None, -1
+                return reason
         n0, w0 = (target.naturals, target.wilds) if target is not None else (0, 0)
         if n0 + w0 or add:
             reason = variant.natural_meld_reason(rank, n0, w0, k, wilds, opening)
             if reason is not None:
-                return reason, None, -1
+                return reason
         if wilds and variant.wild_meld_blocks_wilds and _wild_incomplete(melds):
-            return R.WILD_RULE, None, -1
+            return R.WILD_RULE
+    hand_after = len(st.hands[seat]) - k - wilds
+    if not opening and not obliged and hand_after >= 2:
+        return None  # nothing below can fail: skip building the position after
     # The position after the action.
     counts_after = counts.copy()
     counts_after[rank if rank != WILD_RANK else TWO] -= k if rank != WILD_RANK else 0
@@ -330,11 +328,8 @@ def _play_reason(
     counts_after[JOKER_RANK] -= jokers
     placeholder = (JOKER,) * jokers + (4,) * twos + ((rank * 4,) * k if rank != WILD_RANK else ())
     if target is not None:
-        index = melds.index(target)
-        changed = target.plus(placeholder)
-        melds_after = melds[:index] + (changed,) + melds[index + 1 :]
+        melds_after = _set(melds, melds.index(target), target.plus(placeholder))
     else:
-        index = len(melds)
         melds_after = (*melds, Meld.of(rank, placeholder))
     own = any(g.rank == rank for g in turn.groups)
     if add and not own:
@@ -348,9 +343,9 @@ def _play_reason(
     if opening:
         value = k * (5 if rank == THREE else _VALUES[rank]) + 20 * twos + 50 * jokers
         turn_after = attrs.evolve(turn_after, opening=turn.opening + value)
-    hand_after = len(st.hands[seat]) - k - wilds
-    reason = _after_meld_reason(st, seat, counts_after, melds_after, turn_after, hand_after, obliged)
-    return reason, melds_after, index
+    return _after_meld_reason(
+        st, seat, counts_after, melds_after, turn_after, hand_after, obliged  # type: ignore[arg-type]
+    )
 
 
 def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
@@ -631,12 +626,12 @@ def check(st: GameState, move: Move) -> R | None:
                 return R.WRONG_RANK
             if target == THREE:
                 return R.NO_SUCH_MELD
-            return _play_reason(st, True, target, k, twos, jokers)[0]
+            return _play_reason(st, True, target, k, twos, jokers)
         if rank is None:
             rank = WILD_RANK
         elif rank == THREE and any(c in (9, 10) for c in codes):
             return R.INVALID_MELD  # red threes are never melded (spec §2.6)
-        return _play_reason(st, False, rank, k, twos, jokers)[0]
+        return _play_reason(st, False, rank, k, twos, jokers)
     return R.WRONG_PHASE  # pragma: no cover - every Move subclass is handled above
 
 
@@ -699,12 +694,12 @@ def _play_moves(st: GameState) -> list[Move]:
     for rank in (*NATURAL_RANKS, THREE):
         for k in range(2 if rank != THREE else 3, counts[rank] + 1):
             for t, j in wild_splits:
-                if _play_reason(st, False, rank, k, t, j)[0] is None:
+                if _play_reason(st, False, rank, k, t, j) is None:
                     moves.append(_move("meld", rank, k, t, j))
     if variant.has_wild_melds and twos + jokers:
         for t in range(twos + 1):
             for j in range(jokers + 1):
-                if t + j and _play_reason(st, False, WILD_RANK, 0, t, j)[0] is None:
+                if t + j and _play_reason(st, False, WILD_RANK, 0, t, j) is None:
                     moves.append(_move("meld", WILD_RANK, 0, t, j))
     seen: set[int] = set()
     for meld in sorted(melds, key=lambda m: (m.rank == WILD_RANK, m.rank)):
@@ -720,7 +715,7 @@ def _play_moves(st: GameState) -> list[Move]:
         )
         for k in range(naturals + 1):
             for t, j in splits:
-                if k + t + j and _play_reason(st, True, rank, k, t, j)[0] is None:
+                if k + t + j and _play_reason(st, True, rank, k, t, j) is None:
                     moves.append(_move("add", rank, k, t, j))
     return moves
 
@@ -984,12 +979,12 @@ def apply(st: GameState, move: Move) -> GameState:
         rank = WILD_RANK if move.target == "*" else RANKS.index(move.target)
     else:
         rank = WILD_RANK if natural_rank is None else natural_rank
-    _, melds_after, index = _play_reason(st, isinstance(move, LayOff), rank, k, twos, jokers)
-    assert melds_after is not None
     rest = _remove(hand, codes)
-    target = melds[index] if index < len(melds) else None
-    real = target.plus(tuple(codes)) if target is not None else Meld.of(rank, tuple(sorted(codes)))
-    melds = _sorted_melds(melds[:index] + (real,) + melds[index + 1 :])
+    target = None if rank == THREE else _growable(variant, melds, rank)
+    if target is not None:
+        melds = _set(melds, melds.index(target), target.plus(tuple(codes)))  # type: ignore[assignment]
+    else:
+        melds = _sorted_melds((*melds, Meld.of(rank, tuple(sorted(codes)))))
     turn = st.turn
     wilds = twos + jokers
     own = any(g.rank == rank for g in turn.groups)

@@ -6,11 +6,11 @@ left out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
-from canasta.cards import card_value
+from canasta.cards import ACE, SEVEN, THREE, card_value
 from canasta.table import WILD_RANK, Meld
 
 if TYPE_CHECKING:
@@ -88,3 +88,70 @@ def score_deal(st: GameState) -> Outcome:
         concealed=st.concealed,
     )
 
+
+
+def modern_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
+    """Spec §3.5.9 for one side of Modern American Canasta."""
+    from canasta.variants.modern import THREES_BY_COUNT
+
+    variant: Any = st.variant
+    melds: tuple[Meld, ...] = st.melds[side]
+    seats = variant.seats_of(side)
+    canastas = [m for m in melds if m.is_canasta]
+    natural = sevens = aces = mixed = wild = 0
+    for m in canastas:
+        if m.rank == WILD_RANK:
+            if m.jokers == 0:
+                wild += variant.wild_canasta_twos_bonus
+            elif m.jokers == 4:
+                wild += variant.wild_canasta_four_jokers_bonus
+            else:
+                wild += variant.wild_canasta_bonus
+        elif not m.is_natural:
+            mixed += variant.mixed_canasta_bonus
+        elif m.rank == SEVEN:
+            sevens += variant.natural_seven_bonus
+        elif m.rank == ACE:
+            aces += variant.natural_ace_bonus
+        else:
+            natural += variant.natural_canasta_bonus
+    red = sum(1 for c in st.threes[side] if c in (9, 10))
+    black = len(st.threes[side]) - red
+    threes = THREES_BY_COUNT[min(red, 4)] + THREES_BY_COUNT[min(black, 4)]
+    sign = 1 if len(canastas) >= 2 else 0 if len(canastas) == 1 else -1
+    unfinished = 0
+    for m in melds:
+        if m.is_canasta:
+            continue
+        if m.rank == WILD_RANK:
+            unfinished += (
+                variant.mac_wild_meld_penalty_four_jokers
+                if m.jokers == 4
+                else variant.unfinished_wild_penalty
+            )
+        elif m.is_natural and m.rank in (SEVEN, ACE):
+            unfinished += variant.unfinished_pure_penalty
+    held = 0
+    in_hands = 0
+    for seat in seats:
+        hand = st.hands[seat]
+        # A three left in hand (drawn as the last stock card) counts 5 (spec §3.5.2).
+        in_hands += sum(5 if c >> 2 == THREE else card_value(c) for c in hand)
+        ranks = [c >> 2 for c in hand]
+        held += variant.held_aces_sevens_penalty * (
+            (ranks.count(ACE) >= 3) + (ranks.count(SEVEN) >= 3)
+        )
+    went_out = st.went_out is not None and variant.side_of(st.went_out) == side
+    return _rows(
+        ("going out", variant.going_out_bonus if went_out else 0),
+        ("natural canastas", natural),
+        ("mixed canastas", mixed),
+        ("natural sevens", sevens),
+        ("natural aces", aces),
+        ("wild canastas", wild),
+        ("threes", sign * threes),
+        ("unfinished melds", -unfinished),
+        ("melded cards", (1 if canastas else -1) * sum(m.value for m in melds)),
+        ("cards in hand", -in_hands),
+        ("aces and sevens held", -held),
+    )

@@ -1,13 +1,83 @@
-"""The built-in presets (spec §3): classic for 2, 3, 4 and 6 players, and Dutch S4 rules."""
+"""The built-in presets (spec §3): classic for 2, 3, 4 and 6 players, Modern American, and
+the Dutch home rules of seed S4.
+
+Presets that differ only in numbers are instances of one class with other field values.
+"""
 
 from __future__ import annotations
 
 from canasta.variants.base import Variant
 from canasta.variants.classic import RED_THREES_3DECK, ClassicVariant
+from canasta.variants.modern import ModernAmericanVariant
 
-#: Spec §3.1, the reference game.
+#: Spec §3.1, the reference game: 4 players in 2 partnerships.
 CLASSIC = ClassicVariant(name="classic")
+
+#: Spec §3.2: 15 cards, draw 2, two canastas to go out.
+CLASSIC_2P = ClassicVariant(
+    name="classic-2p", players=2, sides=2, hand_size=15, draw_count=2, canastas_to_go_out=2
+)
+
+#: Spec §3.3: three players, each alone; 13 cards, draw 2, 7,500.
+CLASSIC_3P = ClassicVariant(
+    name="classic-3p", players=3, sides=3, hand_size=13, draw_count=2, target_score=7500
+)
+
+#: Spec §3.4 default: two sides of three seated alternately, 3 decks.
+CLASSIC_6P = ClassicVariant(
+    name="classic-6p",
+    players=6,
+    sides=2,
+    decks=3,
+    hand_size=13,
+    canastas_to_go_out=2,
+    target_score=10000,
+    minimum_table=((0, 50), (1500, 90), (3000, 120), (7500, 150)),
+    red_three_scores=RED_THREES_3DECK,
+)
+
+#: Spec §3.4: three sides of two (partners opposite), 3 decks.
+CLASSIC_6P_3X2 = ClassicVariant(
+    name="classic-6p-3x2",
+    players=6,
+    sides=3,
+    decks=3,
+    hand_size=13,
+    canastas_to_go_out=2,
+    target_score=7500,
+    red_three_scores=RED_THREES_3DECK,
+)
+
+#: Spec §3.4: three sides of two with 2 decks and 11 cards.
+CLASSIC_6P_3X2_2DECK = ClassicVariant(
+    name="classic-6p-3x2-2deck", players=6, sides=3, decks=2, hand_size=11
+)
+
+#: Spec §3.7: the Dutch home rules of seed S4.
+DUTCH_S4 = ClassicVariant(
+    name="dutch-s4",
+    upcard_skip="none",
+    initial_pickup_natural_pair=False,
+    red_three_card_value=5,
+    unopened_or_no_canasta_melds_negative="no_canasta",
+)
+
+#: Spec §3.5.
+MODERN_AMERICAN = ModernAmericanVariant(
+    name="modern-american",
+    hand_size=13,
+    canastas_to_go_out=2,
+    target_score=8500,
+    max_wilds_per_meld=2,
+)
 
 BUILTINS: tuple[tuple[Variant, tuple[str, ...]], ...] = (
     (CLASSIC, ("classic4",)),
+    (CLASSIC_2P, ("classic2",)),
+    (CLASSIC_3P, ("classic3",)),
+    (CLASSIC_6P, ("six_2x3_3deck",)),
+    (CLASSIC_6P_3X2, ("six_3x2_3deck",)),
+    (CLASSIC_6P_3X2_2DECK, ("six_3x2_2deck",)),
+    (MODERN_AMERICAN, ("mac",)),
+    (DUTCH_S4, ("dutch_s4",)),
 )

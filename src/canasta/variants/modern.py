@@ -1,0 +1,203 @@
+"""Modern American Canasta (spec §3.5): the rules that differ from the classic game.
+
+Every difference is an answer to one of the engine's rule questions (see
+:class:`~canasta.variants.base.Variant`); the engine never looks at the variant's name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from canasta.cards import ACE, JOKER_RANK, SEVEN, THREE, TWO
+from canasta.errors import IllegalReason, VariantError
+from canasta.solver import CLEAN3, HAND_CANASTA, MIXED_CANASTA, NAT3, WILD_MELD
+from canasta.variants.base import Variant, bool_field, choice_field, int_field, table_field
+
+if TYPE_CHECKING:
+    from canasta.scoring import ScoreLine
+    from canasta.state import GameState
+
+# Spec §3.5.4: 125 below 3000 (negative scores included), 155 from 3000, 180 from 5000.
+MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
+#: Spec §3.5.9: threes of one colour, by count.
+THREES_BY_COUNT = (0, 100, 300, 500, 1000)
+#: Spec §3.5.11: reported features that this library does not model.
+UNSUPPORTED = ("mac_special_hands", "mac_talons", "mac_turn_card", "mac_covered_last_discard")
+
+
+@attrs.frozen
+class ModernAmericanVariant(Variant):
+    """Modern American Canasta; fields are the MAC flags of spec §5."""
+
+    minimum_table: tuple[tuple[int, int], ...] = table_field(MAC_MINIMUMS)
+    mac_initial_meld_content: str = choice_field(
+        "clean_or_wild", "clean_required", "three_naturals"
+    )  # D22
+    mac_pickup_cards_count: str = choice_field("pair_only", "none")  # D23
+    mac_initial_mixed_canasta_allowed: bool = bool_field(True)  # §3.5.4
+    mac_stock_exhausted: str = choice_field("end_after_turn", "continue_with_pile")  # D24
+    mac_wild_meld_penalty_four_jokers: int = choice_field(2500, 2000)  # D25
+    mac_ask_partner_limit: str = choice_field("per_hand", "per_game")  # D26
+    mac_new_meld_after_mixed_canasta: bool = bool_field(True)  # D27
+    natural_seven_bonus: int = int_field(2500)
+    natural_ace_bonus: int = int_field(2500)
+    wild_canasta_twos_bonus: int = int_field(3000)
+    wild_canasta_four_jokers_bonus: int = int_field(2500)
+    wild_canasta_bonus: int = int_field(2000)
+    unfinished_pure_penalty: int = int_field(2500)
+    unfinished_wild_penalty: int = int_field(2000)
+    held_aces_sevens_penalty: int = int_field(1500)
+
+    family: ClassVar[str] = "modern"
+    laid_out_threes: ClassVar[frozenset[int]] = frozenset({8, 9, 10, 11})  # every three
+    starts_with_upcard: ClassVar[bool] = False
+    merges_same_rank: ClassVar[bool] = False
+    max_meld_size: ClassVar[int] = 7
+    closes_ranks: ClassVar[bool] = True
+    pile_always_frozen: ClassVar[bool] = True
+    pickup_layoff_allowed: ClassVar[bool] = False
+    pickup_join_limit: ClassVar[int] = 4
+    go_out_needs_discard: ClassVar[bool] = True
+    wild_meld_blocks_wilds: ClassVar[bool] = True
+    wild_meld_blocks_going_out: ClassVar[bool] = True
+    canasta_waives_minimum: ClassVar[bool] = True
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        if self.players != 4 or self.sides != 2:
+            raise VariantError("option 'players': Modern American Canasta is for 4 players in 2 sides")
+        if self.max_wilds_per_meld > 2:
+            raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
+
+    def with_options(self, options: Any) -> Variant:
+        for key in options:
+            if key in UNSUPPORTED:
+                raise VariantError(
+                    f"option {key!r} (spec §3.5.11) is not supported by this library"
+                )
+        return super().with_options(options)
+
+    # -- melds -------------------------------------------------------------------------
+
+    def initial_minimum(self, score: int) -> int:
+        minimum = self.minimum_table[0][1]
+        for threshold, value in self.minimum_table:
+            if score >= threshold:
+                minimum = value
+        return minimum
+
+    def opening_done(self, value: int, minimum: int, flags: int) -> bool:
+        # Spec §3.5.4, D22: the content rule, then the minimum (waived by a canasta from hand).
+        content = self.mac_initial_meld_content
+        if content == "clean_or_wild":
+            ok = bool(flags & (CLEAN3 | WILD_MELD))
+        elif content == "clean_required":
+            ok = bool(flags & CLEAN3)
+        else:
+            ok = bool(flags & NAT3)
+        if flags & HAND_CANASTA and not flags & MIXED_CANASTA:
+            ok = True  # a natural (or wild) canasta from hand is clean enough [LIB]
+        if not ok:
+            return False
+        if flags & MIXED_CANASTA and not self.mac_initial_mixed_canasta_allowed:
+            return False
+        return value >= minimum or bool(flags & HAND_CANASTA)
+
+    @property
+    def has_wild_melds(self) -> bool:
+        return True
+
+    @property
+    def new_meld_after_canasta(self) -> bool:
+        return self.mac_new_meld_after_mixed_canasta
+
+    @property
+    def ask_limit(self) -> int | None:
+        return 1  # D26: counted per player, per hand or per game
+
+    @property
+    def stock_exhausted_mode(self) -> str:
+        return self.mac_stock_exhausted
+
+    @property
+    def last_stock_three(self) -> str:
+        return "keep_and_end"  # spec §3.5.2
+
+    def natural_meld_reason(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> IllegalReason | None:
+        n, w = naturals + add_naturals, wilds + add_wilds
+        if n < 2 or n + w < 3:
+            return IllegalReason.INVALID_MELD
+        if n + w > 7:
+            return IllegalReason.MELD_TOO_LARGE  # spec §3.5.3, D28
+        if w > self.max_wilds_per_meld:
+            return IllegalReason.TOO_MANY_WILDS
+        if add_wilds:
+            if rank == SEVEN:
+                return IllegalReason.WILD_RULE  # sevens never take wilds
+            if rank == ACE and not (opening and naturals + wilds == 0):
+                return IllegalReason.WILD_RULE  # aces: wilds only from the start of the opening
+            if not opening and n < 5:
+                return IllegalReason.WILD_RULE  # the rule of five
+        return None
+
+    def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
+        # Spec §3.5.3: 3 to 7 wild cards.
+        if before + added > 7:
+            return IllegalReason.MELD_TOO_LARGE
+        if before == 0 and added < 3:
+            return IllegalReason.INVALID_MELD
+        return None
+
+    def pickup_reason(
+        self, naturals: int, wilds: int, frozen: bool, opened: bool
+    ) -> IllegalReason | None:
+        # Spec §3.5.5: always a natural pair, never a wild.
+        if naturals < 2 or wilds:
+            return IllegalReason.NATURAL_PAIR_NEEDED
+        return None
+
+    def pickup_opening_value(self, top_value: int, hand_value: int) -> int:
+        return hand_value if self.mac_pickup_cards_count == "pair_only" else 0  # D23
+
+    def discard_reason(
+        self, code: int, counts: list[int], pile_empty: bool, going_out: bool, closed: frozenset[int]
+    ) -> IllegalReason | None:
+        return _discard_reason(code >> 2, counts, pile_empty, going_out, closed, True)
+
+    def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
+        from canasta.scoring import modern_side
+
+        return tuple(modern_side(state, side) for side in range(self.sides))
+
+
+def _discard_reason(
+    rank: int,
+    counts: list[int],
+    pile_empty: bool,
+    going_out: bool,
+    closed: frozenset[int],
+    check_closed: bool,
+) -> IllegalReason | None:
+    """Spec §3.5.6: threes never; wilds only when going out or all wild; on an empty pile,
+    A or 7 only without another natural, a closed rank only when nothing else may go."""
+    if rank == THREE:
+        return IllegalReason.DISCARD_NOT_ALLOWED
+    if rank in (TWO, JOKER_RANK):
+        all_wild = sum(counts) == counts[TWO] + counts[JOKER_RANK]
+        return None if going_out or all_wild else IllegalReason.DISCARD_NOT_ALLOWED
+    if not pile_empty:
+        return None
+    if rank in (ACE, SEVEN):
+        others = sum(c for r, c in enumerate(counts) if r not in (ACE, SEVEN, TWO, THREE, JOKER_RANK))
+        if others:
+            return IllegalReason.DISCARD_NOT_ALLOWED
+    if check_closed and rank in closed:
+        for other, count in enumerate(counts):
+            if count and other != rank and other not in closed:
+                if _discard_reason(other, counts, pile_empty, going_out, closed, False) is None:
+                    return IllegalReason.DISCARD_NOT_ALLOWED
+    return None
