@@ -554,6 +554,18 @@ def _resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None
     return chosen
 
 
+def cards_used(st: GameState, move: Move) -> tuple[int, ...]:
+    """The exact hand cards a legal move uses (its rank patterns resolved)."""
+    if isinstance(move, Discard):
+        cards: tuple[Card, ...] = (move.card,)
+    elif isinstance(move, Take | MeldCards | LayOff):
+        cards = move.cards
+    else:
+        return ()
+    codes = _resolve(st.hands[st.to_move or 0], cards)
+    return tuple(codes) if codes is not None else ()
+
+
 def _split(codes: list[int]) -> tuple[int | None, int, int, int] | None:
     """(rank of the naturals or None, naturals, twos, jokers); None if ranks are mixed."""
     rank: int | None = None

@@ -15,7 +15,7 @@ import attrs
 
 from canasta import engine
 from canasta.cards import CARDS, Card
-from canasta.errors import IllegalMoveError, IllegalReason, NotationError, ReplayError
+from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
 from canasta.moves import Move, parse_move
 from canasta.table import NEW_TURN, OVER, Meld, Turn
 from canasta.variants.base import Variant
@@ -25,6 +25,20 @@ if TYPE_CHECKING:
     from canasta.scoring import Outcome
 
 
+
+
+@attrs.frozen
+class Event:
+    """One move of the deal's history, with what it showed the table."""
+
+    seat: int
+    move: Move
+    #: the exact cards (codes) the move took from the hand: melded, laid off or discarded
+    cards: tuple[int, ...]
+    #: the pile's cards (bottom to top) when the move took the pile, else empty
+    taken: tuple[int, ...]
+    #: threes laid face up for the mover's side during the move (drawn or taken)
+    threes: tuple[int, ...]
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -68,6 +82,7 @@ class GameState:
     #: the deal ended by a concealed going out
     concealed: bool = False
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False)
+    _history: tuple[Any, Event] | None = attrs.field(default=None, init=False)
     _counts: list[int] | None = attrs.field(default=None, init=False)
 
     # -- reading the state --------------------------------------------------------------
@@ -129,7 +144,32 @@ class GameState:
         reason = engine.check(self, parsed)
         if reason is not None:
             raise IllegalMoveError(parsed, reason)
-        return engine.apply(self, parsed)
+        return self._advance(parsed)
+
+    def _advance(self, move: Move) -> GameState:
+        """Apply a checked move and remember it in the deal's history."""
+        after = engine.apply(self, move)
+        seat = self.to_move
+        assert seat is not None
+        side = self.variant.side_of(seat)
+        event = Event(
+            seat=seat,
+            move=move,
+            cards=engine.cards_used(self, move),
+            taken=self.pile if move.kind == "take" else (),
+            threes=after.threes[side][len(self.threes[side]) :],
+        )
+        object.__setattr__(after, "_history", (self._history, event))
+        return after
+
+    def history(self) -> tuple[Event, ...]:
+        """The moves played since this state was dealt or read, oldest first."""
+        events: list[Event] = []
+        node = self._history
+        while node is not None:
+            node, event = node
+            events.append(event)
+        return tuple(reversed(events))
 
     def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:
         """Apply a sequence of moves (Moves, texts, or space-separated strings).
@@ -146,14 +186,11 @@ class GameState:
                 flat.extend(item)
         state = self
         for ply, item in enumerate(flat):
-            try:
-                parsed = parse_move(item)
-            except NotationError:
-                raise
+            parsed = parse_move(item)
             reason = engine.check(state, parsed)
             if reason is not None:
                 raise ReplayError(parsed, reason, ply)
-            state = engine.apply(state, parsed)
+            state = state._advance(parsed)
         return state
 
     def outcome(self) -> Outcome | None:
