@@ -16,9 +16,7 @@ naturals, twos, jokers); ``ask``; ``meld`` moves by rank (A, 4..K, black threes,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import attrs
+from typing import TYPE_CHECKING, NamedTuple
 
 from canasta import solver
 from canasta.cards import CARDS, JOKER, JOKER_RANK, NATURAL_RANKS, RANKS, THREE, TWO, card_value
@@ -42,7 +40,7 @@ from canasta.moves import (
     Move,
     Take,
 )
-from canasta.table import ANSWER, NEW_TURN, OVER, PLAY, WILD_RANK, Group, Meld, Turn
+from canasta.table import ANSWER, NEW_TURN, OVER, PLAY, WILD_RANK, Group, Meld, Turn, evolve
 from canasta.table import DRAW as PHASE_DRAW
 
 if TYPE_CHECKING:
@@ -145,6 +143,23 @@ def _with_group(
     return groups
 
 
+def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -> bool:
+    """A cheap necessary condition for going out: at most one card that no meld can take.
+
+    A single natural without a meld of its rank can only be the discard (every meld needs
+    two naturals); so can cards of a closed rank, and one or two black threes.
+    """
+    closed = _closed(st)
+    orphans = counts[THREE] if counts[THREE] < 3 else 0
+    for rank in NATURAL_RANKS:
+        count = counts[rank]
+        if count and (rank in closed or (count == 1 and all(m.rank != rank for m in melds))):
+            orphans += count
+            if orphans > 1:
+                return True
+    return orphans > 1
+
+
 def _query(
     st: GameState,
     goal: int,
@@ -242,6 +257,8 @@ def _after_meld_reason(
         if not solver.feasible(variant, q):
             return R.INITIAL_MINIMUM
     if obliged:
+        if _out_impossible(st, counts_after, melds_after):
+            return R.MUST_GO_OUT
         q = _query(
             st,
             solver.OUT,
@@ -256,14 +273,56 @@ def _after_meld_reason(
     return None
 
 
+class _Context(NamedTuple):
+    """Facts about the player to move that every candidate move needs (cached per state)."""
+
+    seat: int
+    side: int
+    counts: list[int]
+    melds: tuple[Meld, ...]
+    #: by rank index: the side's meld of that rank that can still grow
+    growable: list[Meld | None]
+    closed: frozenset[int]
+    opened: bool
+    hand_len: int
+    wild_incomplete: bool
+
+
+def _context(st: GameState) -> _Context:
+    ctx: _Context | None = st._ctx
+    if ctx is None:
+        seat = st.to_move
+        assert seat is not None
+        variant = st.variant
+        side = variant.side_of(seat)
+        melds = st.melds[side]
+        cap = variant.max_meld_size
+        growable: list[Meld | None] = [None] * 14
+        for meld in melds:
+            if meld.size < cap and growable[meld.rank] is None:
+                growable[meld.rank] = meld
+        ctx = _Context(
+            seat,
+            side,
+            st.counts(),
+            melds,
+            growable,
+            _closed(st),
+            st.opened[side],
+            len(st.hands[seat]),
+            _wild_incomplete(melds),
+        )
+        object.__setattr__(st, "_ctx", ctx)
+    return ctx
+
+
 def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers: int) -> R | None:
     """Validate ``meld:`` (add=False) or ``add:`` (add=True) by counts."""
     if st.phase != PLAY:
         return R.WRONG_PHASE
-    seat = st.to_move
-    assert seat is not None
+    ctx = _context(st)
     variant = st.variant
-    counts = st.counts()
+    counts = ctx.counts
     if (
         (k and k > counts[rank])
         or twos > counts[TWO]
@@ -271,13 +330,13 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
         or (rank == WILD_RANK and k)
     ):
         return R.NOT_IN_HAND
-    side = variant.side_of(seat)
-    melds = st.melds[side]
+    seat = ctx.seat
+    melds = ctx.melds
     turn = st.turn
     wilds = twos + jokers
-    opening = not st.opened[side]
-    closed = _closed(st)
-    target = _growable(variant, melds, rank)
+    opening = not ctx.opened
+    closed = ctx.closed
+    target = ctx.growable[rank]
     obliged = turn.must_go_out
     if rank == THREE:
         if add:
@@ -316,9 +375,9 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
             reason = variant.natural_meld_reason(rank, n0, w0, k, wilds, opening)
             if reason is not None:
                 return reason
-        if wilds and variant.wild_meld_blocks_wilds and _wild_incomplete(melds):
+        if wilds and ctx.wild_incomplete and variant.wild_meld_blocks_wilds:
             return R.WILD_RULE
-    hand_after = len(st.hands[seat]) - k - wilds
+    hand_after = ctx.hand_len - k - wilds
     if not opening and not obliged and hand_after >= 2:
         return None  # nothing below can fail: skip building the position after
     # The position after the action.
@@ -333,16 +392,16 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
         melds_after = (*melds, Meld.of(rank, placeholder))
     own = any(g.rank == rank for g in turn.groups)
     if add and not own:
-        turn_after = attrs.evolve(turn, laid_off=True, melded=True)
+        turn_after = evolve(turn, laid_off=True, melded=True)
     else:
-        turn_after = attrs.evolve(
+        turn_after = evolve(
             turn,
             melded=True,
             groups=_with_group(turn.groups, rank, k, wilds, True, not add),
         )
     if opening:
         value = k * (5 if rank == THREE else _VALUES[rank]) + 20 * twos + 50 * jokers
-        turn_after = attrs.evolve(turn_after, opening=turn.opening + value)
+        turn_after = evolve(turn_after, opening=turn.opening + value)
     return _after_meld_reason(
         st, seat, counts_after, melds_after, turn_after, hand_after, obliged  # type: ignore[arg-type]
     )
@@ -415,21 +474,21 @@ def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
     counts_after[JOKER_RANK] -= jokers
     turn = NEW_TURN
     if k + wilds:
-        turn = attrs.evolve(
+        turn = evolve(
             turn,
             took_pile=True,
             groups=(Group(rank, k + 1, wilds, False),),
             waiting=st.pile[:-1],
         )
     else:
-        turn = attrs.evolve(turn, took_pile=True, laid_off=True, waiting=st.pile[:-1])
+        turn = evolve(turn, took_pile=True, laid_off=True, waiting=st.pile[:-1])
     if not opened:
         hand_value = k * _VALUES[rank] + 20 * twos + 50 * jokers
-        turn = attrs.evolve(turn, opening=variant.pickup_opening_value(card_value(top), hand_value))
+        turn = evolve(turn, opening=variant.pickup_opening_value(card_value(top), hand_value))
     hand_after = len(hand) - k - wilds
     if opened:
         hand_after += sum(1 for c in st.pile[:-1] if c not in variant.laid_out_threes)
-        turn = attrs.evolve(turn, waiting=())
+        turn = evolve(turn, waiting=())
     return _after_meld_reason(st, seat, counts_after, melds_after, turn, hand_after, False)
 
 
@@ -483,6 +542,8 @@ def _ask_reason(st: GameState) -> R | None:
         return R.ASK_NOT_ALLOWED
     side = variant.side_of(seat)
     # Spec §2.11 [LIB]: only when a going-out sequence exists, so "yes" can be honoured.
+    if _out_impossible(st, st.counts(), st.melds[side]):
+        return R.ASK_NOT_ALLOWED
     q = _query(
         st,
         solver.OUT,
@@ -693,6 +754,28 @@ def _take_moves(st: GameState) -> list[Move]:
     return moves
 
 
+def _opening_conceivable(st: GameState, counts: list[int]) -> bool:
+    """Optimistic bound for an unopened side: could any initial meld be completed?
+
+    Every natural of a rank held at least twice plus every wild, against the minimum; or a
+    seven-card group, which may waive the minimum (D12, spec §3.5.4). Only a shortcut: the
+    solver decides each move.
+    """
+    variant = st.variant
+    seat = st.to_move
+    assert seat is not None
+    wilds = counts[TWO] + counts[JOKER_RANK]
+    best = st.turn.opening + 20 * counts[TWO] + 50 * counts[JOKER_RANK]
+    biggest = 0
+    for rank in NATURAL_RANKS:
+        if counts[rank] >= 2:
+            best += counts[rank] * _VALUES[rank]
+            biggest = max(biggest, counts[rank])
+    if best >= variant.initial_minimum(st.scores[variant.side_of(seat)]):
+        return True
+    return biggest + wilds >= 7 or wilds >= 7 or bool(st.turn.groups)
+
+
 def _play_moves(st: GameState) -> list[Move]:
     counts = st.counts()
     variant = st.variant
@@ -703,6 +786,9 @@ def _play_moves(st: GameState) -> list[Move]:
     most = variant.max_wilds_per_meld
     wild_splits = _wild_splits(twos, jokers, most)
     moves: list[Move] = []
+    if not st.opened[variant.side_of(seat)] and not st.turn.must_go_out:
+        if not _opening_conceivable(st, counts):
+            return moves
     for rank in (*NATURAL_RANKS, THREE):
         for k in range(2 if rank != THREE else 3, counts[rank] + 1):
             for t, j in wild_splits:
@@ -752,13 +838,22 @@ def legal_moves(st: GameState) -> tuple[Move, ...]:
     moves.extend(_play_moves(st))
     counts = st.counts()
     hand = st.hands[st.to_move or 0]
-    for rank in _DISCARD_ORDER:
-        if counts[rank]:
-            code = next(c for c in hand if c >> 2 == rank)
-            if rank == THREE:
-                code = next((c for c in hand if c in (8, 11)), code)
-            if _discard_reason(st, code) is None:
-                moves.append(_move("discard", rank, 0, 0, 0))
+    turn = st.turn
+    if (
+        len(hand) > 1
+        and not (turn.no_discard or turn.must_go_out or turn.melded or turn.took_pile)
+        and not st.variant.restricts_discards
+    ):
+        # The common case: nothing restricts the discard of any card in hand.
+        moves.extend(_move("discard", rank, 0, 0, 0) for rank in _DISCARD_ORDER if counts[rank])
+    else:
+        for rank in _DISCARD_ORDER:
+            if counts[rank]:
+                code = next(c for c in hand if c >> 2 == rank)
+                if rank == THREE:
+                    code = next((c for c in hand if c in (8, 11)), code)
+                if _discard_reason(st, code) is None:
+                    moves.append(_move("discard", rank, 0, 0, 0))
     if _end_reason(st) is None:
         moves.append(END)
     return tuple(moves)
@@ -779,10 +874,11 @@ def _set(items: tuple[object, ...], index: int, value: object) -> tuple[object, 
     return items[:index] + (value,) + items[index + 1 :]
 
 
-def begin_turn(st: GameState, seat: int) -> GameState:
-    """Start ``seat``'s turn; with ``red_three_declare=first_turn`` its threes go down first."""
+def begin_turn(st: GameState, seat: int, **changes: object) -> GameState:
+    """Start ``seat``'s turn (applying ``changes`` too); with ``red_three_declare=first_turn``
+    its threes go down first."""
     variant = st.variant
-    st = attrs.evolve(st, to_move=seat, phase=PHASE_DRAW, turn=NEW_TURN)
+    st = evolve(st, to_move=seat, phase=PHASE_DRAW, turn=NEW_TURN, **changes)
     if variant.red_three_declare == "first_turn":
         st = declare_threes(st, seat)
     return st
@@ -806,7 +902,7 @@ def declare_threes(st: GameState, seat: int) -> GameState:
             break
         drawn, stock = stock[0], stock[1:]
         (pending if drawn in laid else cards).append(drawn)
-    return attrs.evolve(
+    return evolve(
         st,
         hands=_set(st.hands, seat, tuple(sorted(cards))),  # type: ignore[arg-type]
         stock=stock,
@@ -815,7 +911,7 @@ def declare_threes(st: GameState, seat: int) -> GameState:
 
 
 def _over(st: GameState, went_out: int | None = None, concealed: bool = False) -> GameState:
-    return attrs.evolve(st, phase=OVER, to_move=None, went_out=went_out, concealed=concealed)
+    return evolve(st, phase=OVER, to_move=None, went_out=went_out, concealed=concealed)
 
 
 def _draw(st: GameState, seat: int) -> GameState:
@@ -841,7 +937,7 @@ def _draw(st: GameState, seat: int) -> GameState:
             continue
         hand.append(card)
         wanted -= 1
-    st = attrs.evolve(
+    st = evolve(
         st,
         stock=stock,
         hands=_set(st.hands, seat, tuple(sorted(hand))),  # type: ignore[arg-type]
@@ -853,7 +949,7 @@ def _draw(st: GameState, seat: int) -> GameState:
         if mode in ("keep_and_end", "end_immediately"):
             return _over(st)
         if mode == "meld_no_discard":
-            st = attrs.evolve(st, turn=attrs.evolve(st.turn, no_discard=True))
+            st = evolve(st, turn=evolve(st.turn, no_discard=True))
     return st
 
 
@@ -864,11 +960,11 @@ def _join_waiting(st: GameState, seat: int, hand: tuple[int, ...]) -> GameState:
     side = variant.side_of(seat)
     threes = st.threes[side] + tuple(c for c in waiting if c in variant.laid_out_threes)
     joined = hand + tuple(c for c in waiting if c not in variant.laid_out_threes)
-    return attrs.evolve(
+    return evolve(
         st,
         hands=_set(st.hands, seat, tuple(sorted(joined))),  # type: ignore[arg-type]
         threes=_set(st.threes, side, threes),  # type: ignore[arg-type]
-        turn=attrs.evolve(st.turn, waiting=()),
+        turn=evolve(st.turn, waiting=()),
     )
 
 
@@ -879,7 +975,7 @@ def _after_meld(
     variant = st.variant
     side = variant.side_of(seat)
     opened = st.opened
-    st = attrs.evolve(
+    st = evolve(
         st,
         hands=_set(st.hands, seat, hand),  # type: ignore[arg-type]
         melds=_set(st.melds, side, melds),  # type: ignore[arg-type]
@@ -889,7 +985,7 @@ def _after_meld(
     if not opened[side]:
         minimum = variant.initial_minimum(st.scores[side])
         if variant.opening_done(turn.opening, minimum, _group_flags(turn.groups)):
-            st = attrs.evolve(st, opened=_set(opened, side, True))
+            st = evolve(st, opened=_set(opened, side, True))
             st = _join_waiting(st, seat, hand)
             hand = st.hands[seat]
     elif turn.waiting:
@@ -918,17 +1014,17 @@ def apply(st: GameState, move: Move) -> GameState:
         return _draw(st, seat)
     if isinstance(move, Answer):
         asker = (seat - variant.sides) % variant.players
-        turn = attrs.evolve(st.turn, permission=move.yes, must_go_out=move.yes)
-        return attrs.evolve(st, to_move=asker, phase=PLAY, turn=turn)
+        turn = evolve(st.turn, permission=move.yes, must_go_out=move.yes)
+        return evolve(st, to_move=asker, phase=PLAY, turn=turn)
     if isinstance(move, Ask):
         partner = (seat + variant.sides) % variant.players
         asked = list(st.asked)
         asked[seat] += 1
-        return attrs.evolve(
+        return evolve(
             st,
             to_move=partner,
             phase=ANSWER,
-            turn=attrs.evolve(st.turn, asked=True),
+            turn=evolve(st.turn, asked=True),
             asked=tuple(asked),
         )
     if isinstance(move, End):
@@ -940,20 +1036,23 @@ def apply(st: GameState, move: Move) -> GameState:
         assert codes is not None
         code = codes[0]
         rest = _remove(hand, codes)
-        st = attrs.evolve(
-            st,
-            hands=_set(st.hands, seat, rest),  # type: ignore[arg-type]
-            pile=(*st.pile, code),
-            frozen=st.frozen or variant.freezes_pile(code),
-        )
+        hands = _set(st.hands, seat, rest)
+        pile = (*st.pile, code)
+        frozen = st.frozen or variant.freezes_pile(code)
         if not rest:
+            st = evolve(st, hands=hands, pile=pile, frozen=frozen)
             return _over(st, seat, _is_concealed(st, seat))
         turn = st.turn
+        melded_seats = st.melded_seats
         if turn.melded or turn.took_pile:
-            st = attrs.evolve(st, melded_seats=_set(st.melded_seats, seat, True))  # type: ignore[arg-type]
+            melded_seats = _set(melded_seats, seat, True)  # type: ignore[assignment]
         if not st.stock and variant.stock_exhausted_mode == "end_after_turn":
+            st = evolve(st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats)
             return _over(st)
-        return begin_turn(st, (seat + 1) % variant.players)
+        return begin_turn(
+            st, (seat + 1) % variant.players, hands=hands, pile=pile, frozen=frozen,
+            melded_seats=melded_seats,
+        )
     melds = st.melds[side]
     if isinstance(move, Take):
         top = st.pile[-1]
@@ -976,10 +1075,10 @@ def apply(st: GameState, move: Move) -> GameState:
         )
         if not st.opened[side]:
             hand_value = sum(card_value(c) for c in codes)
-            turn = attrs.evolve(
+            turn = evolve(
                 turn, opening=variant.pickup_opening_value(card_value(top), hand_value)
             )
-        st = attrs.evolve(st, pile=(), frozen=False)
+        st = evolve(st, pile=(), frozen=False)
         return _after_meld(st, seat, rest, melds, turn)
     assert isinstance(move, MeldCards | LayOff)
     codes = _resolve(hand, move.cards)
@@ -1001,15 +1100,15 @@ def apply(st: GameState, move: Move) -> GameState:
     wilds = twos + jokers
     own = any(g.rank == rank for g in turn.groups)
     if isinstance(move, LayOff) and not own:
-        turn = attrs.evolve(turn, laid_off=True, melded=True)
+        turn = evolve(turn, laid_off=True, melded=True)
     else:
         groups = _with_group(turn.groups, rank, k, wilds, True, isinstance(move, MeldCards))
-        turn = attrs.evolve(turn, melded=True, groups=groups)
+        turn = evolve(turn, melded=True, groups=groups)
     if rank == THREE:
-        turn = attrs.evolve(turn, must_go_out=True)
+        turn = evolve(turn, must_go_out=True)
     if not st.opened[side]:
         value = sum(card_value(c) for c in codes)
-        turn = attrs.evolve(turn, opening=turn.opening + value)
+        turn = evolve(turn, opening=turn.opening + value)
     return _after_meld(st, seat, rest, melds, turn)
 
 

@@ -82,8 +82,10 @@ class GameState:
     #: the deal ended by a concealed going out
     concealed: bool = False
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False)
-    _history: tuple[Any, Event] | None = attrs.field(default=None, init=False)
+    #: (the state before, the move that led here); walked by history()
+    _history: tuple[GameState, Move] | None = attrs.field(default=None, init=False)
     _counts: list[int] | None = attrs.field(default=None, init=False)
+    _ctx: Any = attrs.field(default=None, init=False)
 
     # -- reading the state --------------------------------------------------------------
 
@@ -141,34 +143,38 @@ class GameState:
     def apply(self, move: Move | str) -> GameState:
         """The state after ``move``; raises IllegalMoveError (this state is unchanged)."""
         parsed = parse_move(move)
-        reason = engine.check(self, parsed)
-        if reason is not None:
-            raise IllegalMoveError(parsed, reason)
+        legal = self._legal
+        # A move taken from the cached legal list needs no second check.
+        if legal is None or parsed not in legal:
+            reason = engine.check(self, parsed)
+            if reason is not None:
+                raise IllegalMoveError(parsed, reason)
         return self._advance(parsed)
 
     def _advance(self, move: Move) -> GameState:
-        """Apply a checked move and remember it in the deal's history."""
+        """Apply a checked move; the new state remembers this one for :meth:`history`."""
         after = engine.apply(self, move)
-        seat = self.to_move
-        assert seat is not None
-        side = self.variant.side_of(seat)
-        event = Event(
-            seat=seat,
-            move=move,
-            cards=engine.cards_used(self, move),
-            taken=self.pile if move.kind == "take" else (),
-            threes=after.threes[side][len(self.threes[side]) :],
-        )
-        object.__setattr__(after, "_history", (self._history, event))
+        object.__setattr__(after, "_history", (self, move))
         return after
 
     def history(self) -> tuple[Event, ...]:
         """The moves played since this state was dealt or read, oldest first."""
         events: list[Event] = []
-        node = self._history
-        while node is not None:
-            node, event = node
-            events.append(event)
+        state = self
+        while state._history is not None:
+            before, move = state._history
+            seat = before.to_move
+            side = before.variant.side_of(seat)
+            events.append(
+                Event(
+                    seat=seat,
+                    move=move,
+                    cards=engine.cards_used(before, move),
+                    taken=before.pile if move.kind == "take" else (),
+                    threes=state.threes[side][len(before.threes[side]) :],
+                )
+            )
+            state = before
         return tuple(reversed(events))
 
     def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:

@@ -169,6 +169,8 @@ class Variant:
     #: While a wild meld is incomplete, no wilds go elsewhere (§3.5.3) and nobody goes out.
     wild_meld_blocks_wilds: ClassVar[bool] = False
     wild_meld_blocks_going_out: ClassVar[bool] = False
+    #: Some cards may not be discarded (spec §3.5.6).
+    restricts_discards: ClassVar[bool] = False
     #: A canasta laid from hand in the initial meld waives the minimum (spec §3.5.4).
     canasta_waives_minimum: ClassVar[bool] = False
 

@@ -63,6 +63,7 @@ class ModernAmericanVariant(Variant):
     wild_meld_blocks_wilds: ClassVar[bool] = True
     wild_meld_blocks_going_out: ClassVar[bool] = True
     canasta_waives_minimum: ClassVar[bool] = True
+    restricts_discards: ClassVar[bool] = True
 
     def __attrs_post_init__(self) -> None:
         super().__attrs_post_init__()
