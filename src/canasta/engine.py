@@ -16,10 +16,19 @@ naturals, twos, jokers); ``ask``; ``meld`` moves by rank (A, 4..K, black threes,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta import solver
-from canasta.cards import CARDS, JOKER, JOKER_RANK, NATURAL_RANKS, RANKS, THREE, TWO, card_value
+from canasta.cards import (
+    JOKER,
+    JOKER_RANK,
+    NATURAL_RANKS,
+    RANKS,
+    THREE,
+    TWO,
+    Card,
+    card_value,
+)
 from canasta.errors import IllegalReason as R
 from canasta.moves import (
     ASK,
@@ -31,7 +40,6 @@ from canasta.moves import (
     YES,
     Answer,
     Ask,
-    Card,
     Discard,
     Draw,
     End,
@@ -47,6 +55,7 @@ if TYPE_CHECKING:
     from canasta.state import GameState
     from canasta.variants.base import Variant
 
+_T = TypeVar("_T")
 _VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 # Discard order of legal_moves(): A, 3..K, then 2, then the joker.
 _DISCARD_ORDER = (0, *range(2, 13), TWO, JOKER_RANK)
@@ -402,9 +411,7 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
     if opening:
         value = k * (5 if rank == THREE else _VALUES[rank]) + 20 * twos + 50 * jokers
         turn_after = evolve(turn_after, opening=turn.opening + value)
-    return _after_meld_reason(
-        st, seat, counts_after, melds_after, turn_after, hand_after, obliged  # type: ignore[arg-type]
-    )
+    return _after_meld_reason(st, seat, counts_after, melds_after, turn_after, hand_after, obliged)
 
 
 def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
@@ -786,9 +793,12 @@ def _play_moves(st: GameState) -> list[Move]:
     most = variant.max_wilds_per_meld
     wild_splits = _wild_splits(twos, jokers, most)
     moves: list[Move] = []
-    if not st.opened[variant.side_of(seat)] and not st.turn.must_go_out:
-        if not _opening_conceivable(st, counts):
-            return moves
+    if (
+        not st.opened[variant.side_of(seat)]
+        and not st.turn.must_go_out
+        and not _opening_conceivable(st, counts)
+    ):
+        return moves
     for rank in (*NATURAL_RANKS, THREE):
         for k in range(2 if rank != THREE else 3, counts[rank] + 1):
             for t, j in wild_splits:
@@ -870,7 +880,7 @@ def _remove(hand: tuple[int, ...], codes: list[int]) -> tuple[int, ...]:
     return tuple(rest)
 
 
-def _set(items: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
+def _set(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 
@@ -904,9 +914,9 @@ def declare_threes(st: GameState, seat: int) -> GameState:
         (pending if drawn in laid else cards).append(drawn)
     return evolve(
         st,
-        hands=_set(st.hands, seat, tuple(sorted(cards))),  # type: ignore[arg-type]
+        hands=_set(st.hands, seat, tuple(sorted(cards))),
         stock=stock,
-        threes=_set(st.threes, side, tuple(threes)),  # type: ignore[arg-type]
+        threes=_set(st.threes, side, tuple(threes)),
     )
 
 
@@ -940,8 +950,8 @@ def _draw(st: GameState, seat: int) -> GameState:
     st = evolve(
         st,
         stock=stock,
-        hands=_set(st.hands, seat, tuple(sorted(hand))),  # type: ignore[arg-type]
-        threes=_set(st.threes, side, threes),  # type: ignore[arg-type]
+        hands=_set(st.hands, seat, tuple(sorted(hand))),
+        threes=_set(st.threes, side, threes),
         phase=PLAY,
     )
     if last_three:
@@ -962,8 +972,8 @@ def _join_waiting(st: GameState, seat: int, hand: tuple[int, ...]) -> GameState:
     joined = hand + tuple(c for c in waiting if c not in variant.laid_out_threes)
     return evolve(
         st,
-        hands=_set(st.hands, seat, tuple(sorted(joined))),  # type: ignore[arg-type]
-        threes=_set(st.threes, side, threes),  # type: ignore[arg-type]
+        hands=_set(st.hands, seat, tuple(sorted(joined))),
+        threes=_set(st.threes, side, threes),
         turn=evolve(st.turn, waiting=()),
     )
 
@@ -977,8 +987,8 @@ def _after_meld(
     opened = st.opened
     st = evolve(
         st,
-        hands=_set(st.hands, seat, hand),  # type: ignore[arg-type]
-        melds=_set(st.melds, side, melds),  # type: ignore[arg-type]
+        hands=_set(st.hands, seat, hand),
+        melds=_set(st.melds, side, melds),
         turn=turn,
         phase=PLAY,
     )
@@ -1045,12 +1055,16 @@ def apply(st: GameState, move: Move) -> GameState:
         turn = st.turn
         melded_seats = st.melded_seats
         if turn.melded or turn.took_pile:
-            melded_seats = _set(melded_seats, seat, True)  # type: ignore[assignment]
+            melded_seats = _set(melded_seats, seat, True)
         if not st.stock and variant.stock_exhausted_mode == "end_after_turn":
             st = evolve(st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats)
             return _over(st)
         return begin_turn(
-            st, (seat + 1) % variant.players, hands=hands, pile=pile, frozen=frozen,
+            st,
+            (seat + 1) % variant.players,
+            hands=hands,
+            pile=pile,
+            frozen=frozen,
             melded_seats=melded_seats,
         )
     melds = st.melds[side]
@@ -1063,7 +1077,7 @@ def apply(st: GameState, move: Move) -> GameState:
         target = _growable(variant, melds, rank)
         new_cards = (top, *codes)
         if target is not None:
-            melds = _set(melds, melds.index(target), target.plus(new_cards))  # type: ignore[assignment]
+            melds = _set(melds, melds.index(target), target.plus(new_cards))
         else:
             melds = _sorted_melds((*melds, Meld.of(rank, tuple(sorted(new_cards)))))
         wilds = sum(1 for c in codes if c == JOKER or c >> 2 == TWO)
@@ -1075,9 +1089,7 @@ def apply(st: GameState, move: Move) -> GameState:
         )
         if not st.opened[side]:
             hand_value = sum(card_value(c) for c in codes)
-            turn = evolve(
-                turn, opening=variant.pickup_opening_value(card_value(top), hand_value)
-            )
+            turn = evolve(turn, opening=variant.pickup_opening_value(card_value(top), hand_value))
         st = evolve(st, pile=(), frozen=False)
         return _after_meld(st, seat, rest, melds, turn)
     assert isinstance(move, MeldCards | LayOff)
@@ -1093,7 +1105,7 @@ def apply(st: GameState, move: Move) -> GameState:
     rest = _remove(hand, codes)
     target = None if rank == THREE else _growable(variant, melds, rank)
     if target is not None:
-        melds = _set(melds, melds.index(target), target.plus(tuple(codes)))  # type: ignore[assignment]
+        melds = _set(melds, melds.index(target), target.plus(tuple(codes)))
     else:
         melds = _sorted_melds((*melds, Meld.of(rank, tuple(sorted(codes)))))
     turn = st.turn
@@ -1110,5 +1122,3 @@ def apply(st: GameState, move: Move) -> GameState:
         value = sum(card_value(c) for c in codes)
         turn = evolve(turn, opening=turn.opening + value)
     return _after_meld(st, seat, rest, melds, turn)
-
-

@@ -19,12 +19,35 @@ from canasta.variants import from_config, get
 from canasta.variants.base import Variant
 
 _KEYS = {
-    "variant", "scores", "dealer", "to_move", "phase", "hands", "pile", "stock", "melds",
-    "threes", "seed", "melded_seats", "turn", "asked", "went_out", "concealed", "opened",
+    "variant",
+    "scores",
+    "dealer",
+    "to_move",
+    "phase",
+    "hands",
+    "pile",
+    "stock",
+    "melds",
+    "threes",
+    "seed",
+    "melded_seats",
+    "turn",
+    "asked",
+    "went_out",
+    "concealed",
+    "opened",
 }
 _TURN_KEYS = {
-    "took_pile", "opening", "waiting", "groups", "laid_off", "melded", "asked", "permission",
-    "must_go_out", "no_discard",
+    "took_pile",
+    "opening",
+    "waiting",
+    "groups",
+    "laid_off",
+    "melded",
+    "asked",
+    "permission",
+    "must_go_out",
+    "no_discard",
 }
 
 
@@ -63,7 +86,12 @@ def to_dict(st: GameState) -> dict[str, Any]:
                 value = format_codes(value)
             elif key == "groups":
                 value = [
-                    ["*" if g.rank == WILD_RANK else RANKS[g.rank], g.naturals, g.wilds, g.from_hand]
+                    [
+                        "*" if g.rank == WILD_RANK else RANKS[g.rank],
+                        g.naturals,
+                        g.wilds,
+                        g.from_hand,
+                    ]
                     for g in value
                 ]
             entry[key] = value
@@ -156,7 +184,9 @@ def _turn(value: Any) -> Turn:
             groups = []
             for g in item:
                 if not (isinstance(g, list | tuple) and len(g) == 4):
-                    raise _fail(f"turn.groups entries are [rank, naturals, wilds, from_hand], got {g!r}")
+                    raise _fail(
+                        f"turn.groups entries are [rank, naturals, wilds, from_hand], got {g!r}"
+                    )
                 rank = WILD_RANK if g[0] == "*" else RANKS.index(str(g[0]))
                 groups.append(Group(rank, int(g[1]), int(g[2]), bool(g[3])))
             fields[key] = tuple(groups)

@@ -47,7 +47,7 @@ def _rows(*rows: tuple[str, int]) -> tuple[ScoreLine, ...]:
 
 def classic_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
     """Spec §2.13 for one side (D17, D19 and D1 included)."""
-    variant = st.variant
+    variant: Any = st.variant  # a ClassicVariant
     melds: tuple[Meld, ...] = st.melds[side]
     seats = variant.seats_of(side)
     natural = sum(1 for m in melds if m.is_canasta and m.is_natural and m.rank != WILD_RANK)
@@ -60,11 +60,18 @@ def classic_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
     table = variant.red_three_scores
     magnitude = table[red] if red < len(table) else table[-1]
     sign = 1 if melds else -1
-    cards_sign = -1 if (variant.unopened_or_no_canasta_melds_negative == "no_canasta"
-                        and not (natural + mixed + wild)) else 1
+    cards_sign = (
+        -1
+        if (
+            variant.unopened_or_no_canasta_melds_negative == "no_canasta"
+            and not (natural + mixed + wild)
+        )
+        else 1
+    )
     went_out = st.went_out is not None and variant.side_of(st.went_out) == side
-    in_hands = sum(card_value(c) for s in seats for c in st.hands[s]
-                   if c not in variant.laid_out_threes)
+    in_hands = sum(
+        card_value(c) for s in seats for c in st.hands[s] if c not in variant.laid_out_threes
+    )
     return _rows(
         ("melded cards", cards_sign * sum(m.value for m in melds)),
         ("natural canastas", natural * variant.natural_canasta_bonus),
@@ -87,7 +94,6 @@ def score_deal(st: GameState) -> Outcome:
         went_out=st.went_out,
         concealed=st.concealed,
     )
-
 
 
 def modern_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:

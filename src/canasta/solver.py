@@ -120,7 +120,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     if put == 0 or variant.wild_meld_reason(before, put) is not None:
                         continue
                     size = before + put
-                    own = WILD_MELD | (HAND_CANASTA | OWN_CANASTA if size >= 7 and not before else 0)
+                    own = WILD_MELD | (
+                        HAND_CANASTA | OWN_CANASTA if size >= 7 and not before else 0
+                    )
                     options.append(
                         (
                             twos - put_twos,
@@ -144,9 +146,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     continue
                 return True
             # The hand keeps 2 cards unless the player may go out (spec §2.9).
-            if done and (
-                cards_left >= 2 or (may_out and (cards_left == 1 or not needs_discard))
-            ):
+            if done and (cards_left >= 2 or (may_out and (cards_left == 1 or not needs_discard))):
                 return True
         return False
 
@@ -155,9 +155,12 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     ) -> bool:
         if out and left > 1:
             return False
-        if prune and opening is not None:
-            if opening[0] + value + suffix[i] + twos * 20 + jokers * 50 < opening[1]:
-                return False
+        if (
+            prune
+            and opening is not None
+            and opening[0] + value + suffix[i] + twos * 20 + jokers * 50 < opening[1]
+        ):
+            return False
         if i == len(ranks):
             return finish(twos, jokers, left, value, canastas, flags)
         key = (i, twos, jokers, min(left, 2), min(value, cap), min(canastas, 9), flags)
@@ -259,10 +262,9 @@ def _place(
     group = q.groups[rank]
     gn, gw, from_hand = group if group is not None else (0, 0, True)
     gn, gw = gn + k, gw + w
-    if concealed_only:
-        # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
-        if variant.natural_meld_reason(rank, 0, 0, gn, gw, opening) is not None:
-            return None
+    # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
+    if concealed_only and variant.natural_meld_reason(rank, 0, 0, gn, gw, opening) is not None:
+        return None
     size0 = n0 + w0
     size = size0 + k + w
     new_canasta = 1 if size >= 7 > size0 else 0

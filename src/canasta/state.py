@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from canasta.scoring import Outcome
 
 
-
-
 @attrs.frozen
 class Event:
     """One move of the deal's history, with what it showed the table."""
@@ -164,6 +162,7 @@ class GameState:
         while state._history is not None:
             before, move = state._history
             seat = before.to_move
+            assert seat is not None
             side = before.variant.side_of(seat)
             events.append(
                 Event(

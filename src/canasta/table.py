@@ -135,7 +135,7 @@ def evolve(inst: _T, **changes: Any) -> _T:
     cls = type(inst)
     names = _FIELDS.get(cls)
     if names is None:
-        fields = attrs.fields(cls)  # type: ignore[misc]
+        fields = attrs.fields(cls)  # type: ignore[arg-type]
         names = (
             tuple(f.name for f in fields if f.init),
             tuple(f.name for f in fields if not f.init),

@@ -68,7 +68,9 @@ class ModernAmericanVariant(Variant):
     def __attrs_post_init__(self) -> None:
         super().__attrs_post_init__()
         if self.players != 4 or self.sides != 2:
-            raise VariantError("option 'players': Modern American Canasta is for 4 players in 2 sides")
+            raise VariantError(
+                "option 'players': Modern American Canasta is for 4 players in 2 sides"
+            )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
 
@@ -165,7 +167,12 @@ class ModernAmericanVariant(Variant):
         return hand_value if self.mac_pickup_cards_count == "pair_only" else 0  # D23
 
     def discard_reason(
-        self, code: int, counts: list[int], pile_empty: bool, going_out: bool, closed: frozenset[int]
+        self,
+        code: int,
+        counts: list[int],
+        pile_empty: bool,
+        going_out: bool,
+        closed: frozenset[int],
     ) -> IllegalReason | None:
         return _discard_reason(code >> 2, counts, pile_empty, going_out, closed, True)
 
@@ -193,12 +200,16 @@ def _discard_reason(
     if not pile_empty:
         return None
     if rank in (ACE, SEVEN):
-        others = sum(c for r, c in enumerate(counts) if r not in (ACE, SEVEN, TWO, THREE, JOKER_RANK))
-        if others:
+        special = (ACE, SEVEN, TWO, THREE, JOKER_RANK)
+        if any(c for r, c in enumerate(counts) if r not in special):
             return IllegalReason.DISCARD_NOT_ALLOWED
     if check_closed and rank in closed:
         for other, count in enumerate(counts):
-            if count and other != rank and other not in closed:
-                if _discard_reason(other, counts, pile_empty, going_out, closed, False) is None:
-                    return IllegalReason.DISCARD_NOT_ALLOWED
+            if (
+                count
+                and other != rank
+                and other not in closed
+                and _discard_reason(other, counts, pile_empty, going_out, closed, False) is None
+            ):
+                return IllegalReason.DISCARD_NOT_ALLOWED
     return None
