@@ -84,6 +84,10 @@ def test_ex15_mac_initial_minimum_table(score: int, minimum: int) -> None:
     assert meld_moves(state) == set()
     assert "discard:9" in discards(state)  # not melding at all stays legal
 
+    variant = state.variant
+    if hasattr(variant, "initial_minimum"):  # optional, not in api.md
+        assert variant.initial_minimum(score) == minimum
+
 
 def test_ex15_mac_minimum_uses_own_side_score() -> None:
     """EX-15, spec §3.5.4: the minimum depends on the acting side's score only (seat 1 is
@@ -229,6 +233,12 @@ def test_ex42_mixed_canasta_not_allowed_flag() -> None:
     state = seat0(EX42_MIXED, flags={"mac_initial_mixed_canasta_allowed": False})
     assert_turn_fails(state, "meld:JJJJJ2* meld:555 discard:K")
     assert_turn_fails(state, "meld:555 meld:JJJJJ2* discard:K")
+
+    # a natural canasta is not affected by the flag
+    state = seat0(
+        "9S 9S 9H 9H 9D 9D 9C KD 5S 4H", flags={"mac_initial_mixed_canasta_allowed": False}
+    )
+    play(state, "meld:9999999 discard:K")
 
 
 def test_ex42_mixed_canasta_waives_minimum() -> None:

@@ -156,6 +156,19 @@ def test_ex48_closed_rank_no_lay_off_for_owner() -> None:
     assert_legal(state, "discard:6")
 
 
+def test_ex48_rank_closed_by_pickup() -> None:
+    """EX-48 with EX-47: the take that completes a natural canasta of 9s closes the rank at
+    once; the player's eighth 9 can then be neither laid off nor discarded on the (now
+    empty) pile while another discard is legal."""
+    state = ex47("9H 9S 9S 4D 6C", "9D 9D 9C 9H")
+    after = assert_legal(state, "take:99")
+    assert shape("9999999") in meld_shapes(after, 0)
+    assert_illegal(after, "add:9+9")
+    assert not any("9" in t for t in meld_moves(after))
+    assert_illegal(after, "discard:9")
+    assert "discard:4" in discards(after)
+
+
 # -- EX-49: discard restrictions -------------------------------------------------------
 
 EX49_OTHERS = ("4S 6S", "JC 4C", "6C TH")

@@ -129,6 +129,21 @@ def test_ex52_three_as_last_stock_card(three: str) -> None:
     assert_score(after, 1, -45, melded_cards=-30, cards_in_hand=-15)
 
 
+def test_ex52_replacement_three_as_last_stock_card() -> None:
+    """EX-52 / §3.5.2: a three drawn as the last stock card while replacing another three
+    cannot be replaced either: the first is laid out, the last stays in hand (−5) and the
+    hand ends."""
+    hands = ["KS 9D", "5S", "5H", "JD"]
+    melds = [["KH KH KD"], ["8S 8H 8D"]]
+    state = position(hands, melds=melds, pile="4D TC", stock="3C 3H", phase="draw")
+    after = assert_legal(state, "draw")
+    assert after.is_over
+    assert threes_of(after, 0) == bag("3C")
+    assert hand(after, 0) == bag("KS 9D 3H")
+    # the laid-out 3C counts −100 (side 0 has no canasta); the held 3H −5
+    assert_score(after, 0, -160, threes=-100, melded_cards=-30, cards_in_hand=-30)
+
+
 def test_ex52_contrast_other_last_card_finishes_turn() -> None:
     """EX-52 contrast, §3.5.8 / D24 default `end_after_turn`: a natural last stock card is
     played normally; the hand ends after that player's discard."""
