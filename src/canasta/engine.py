@@ -995,7 +995,7 @@ def _after_meld(
     if not opened[side]:
         minimum = variant.initial_minimum(st.scores[side])
         if variant.opening_done(turn.opening, minimum, _group_flags(turn.groups)):
-            st = evolve(st, opened=_set(opened, side, True))
+            st = evolve(st, opened=_opened_with_partner(st, _set(opened, side, True), side))
             st = _join_waiting(st, seat, hand)
             hand = st.hands[seat]
     elif turn.waiting:
@@ -1004,6 +1004,24 @@ def _after_meld(
     if not hand:
         return _over(st, seat, _is_concealed(st, seat))
     return st
+
+
+def _cutthroat_partner(st: GameState, seat: int) -> int | None:
+    """Spec §3.3 cutthroat: the partner of ``seat`` once the lone hand is known."""
+    lone = st.lone
+    if lone is None or seat == lone:
+        return None
+    return next(s for s in range(st.variant.players) if s not in (seat, lone))
+
+
+def _opened_with_partner(
+    st: GameState, opened: tuple[bool, ...], side: int
+) -> tuple[bool, ...]:
+    """Spec §3.3 cutthroat: once one partner has met the minimum, the other is free."""
+    partner = _cutthroat_partner(st, side)
+    if partner is not None and opened[side]:
+        return _set(opened, partner, True)
+    return opened
 
 
 def _is_concealed(st: GameState, seat: int) -> bool:
@@ -1091,6 +1109,12 @@ def apply(st: GameState, move: Move) -> GameState:
             hand_value = sum(card_value(c) for c in codes)
             turn = evolve(turn, opening=variant.pickup_opening_value(card_value(top), hand_value))
         st = evolve(st, pile=(), frozen=False)
+        if variant.cutthroat and st.lone is None:
+            # Spec §3.3: the first player to take the pile becomes the lone hand.
+            st = evolve(st, lone=seat)
+            partners = [s for s in range(variant.players) if s != seat]
+            if any(st.opened[s] for s in partners):
+                st = evolve(st, opened=tuple(o or s in partners for s, o in enumerate(st.opened)))
         return _after_meld(st, seat, rest, melds, turn)
     assert isinstance(move, MeldCards | LayOff)
     codes = _resolve(hand, move.cards)

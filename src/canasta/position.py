@@ -96,6 +96,8 @@ def to_dict(st: GameState) -> dict[str, Any]:
                 ]
             entry[key] = value
         data["turn"] = entry
+    if st.lone is not None:
+        data["lone"] = st.lone
     if st.phase == OVER:
         data["went_out"] = st.went_out
         data["concealed"] = st.concealed
@@ -295,6 +297,11 @@ def from_dict(data: Any) -> GameState:
     for key in ("seed",):
         if key in data and data[key] is not None and type(data[key]) is not int:
             raise _fail(f"seed must be an integer, got {data[key]!r}")
+    lone = data.get("lone")
+    if lone is not None:
+        if not variant.cutthroat:
+            raise _fail("lone is only allowed in a cutthroat variant")
+        lone = _int(lone, "lone", 0, players - 1)
     return GameState(
         variant=variant,
         scores=scores,
@@ -313,4 +320,5 @@ def from_dict(data: Any) -> GameState:
         asked=asked,
         went_out=went_out,
         concealed=concealed,
+        lone=lone,
     )

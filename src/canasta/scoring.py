@@ -45,16 +45,22 @@ def _rows(*rows: tuple[str, int]) -> tuple[ScoreLine, ...]:
     return tuple(ScoreLine(label, points) for label, points in rows if points)
 
 
-def classic_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
-    """Spec §2.13 for one side (D17, D19 and D1 included)."""
+def classic_side(
+    st: GameState, side: int, seats: tuple[int, ...] | None = None
+) -> tuple[ScoreLine, ...]:
+    """Spec §2.13 for one side (D17, D19 and D1 included).
+
+    ``seats`` (3-player cutthroat) scores several seats' melds and hands as one side.
+    """
     variant: Any = st.variant  # a ClassicVariant
-    melds: tuple[Meld, ...] = st.melds[side]
-    seats = variant.seats_of(side)
+    if seats is None:
+        seats = variant.seats_of(side)
+    melds: tuple[Meld, ...] = tuple(m for s in seats for m in st.melds[variant.side_of(s)])
     natural = sum(1 for m in melds if m.is_canasta and m.is_natural and m.rank != WILD_RANK)
     mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural and m.rank != WILD_RANK)
     wild = sum(1 for m in melds if m.is_canasta and m.rank == WILD_RANK)
     # Red threes still in a hand (red_three_declare=first_turn, no turn yet) count as laid.
-    red = len(st.threes[side]) + sum(
+    red = sum(len(st.threes[variant.side_of(s)]) for s in seats) + sum(
         1 for s in seats for c in st.hands[s] if c in variant.laid_out_threes
     )
     table = variant.red_three_scores
@@ -68,7 +74,7 @@ def classic_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
         )
         else 1
     )
-    went_out = st.went_out is not None and variant.side_of(st.went_out) == side
+    went_out = st.went_out is not None and st.went_out in seats
     in_hands = sum(
         card_value(c) for s in seats for c in st.hands[s] if c not in variant.laid_out_threes
     )
@@ -83,6 +89,27 @@ def classic_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
         ("concealed", variant.concealed_bonus if went_out and st.concealed else 0),
         ("cards in hand", -in_hands),
     )
+
+
+def cutthroat_rows(st: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
+    """Spec §3.3 cutthroat: the lone hand scores its own result; each partner is credited
+    the whole partnership result (melds and hands combined), plus its own red threes."""
+    lone = st.lone if st.lone is not None else st.went_out
+    players = st.variant.players
+    if lone is None:
+        return tuple(classic_side(st, seat) for seat in range(players))
+    partners = tuple(s for s in range(players) if s != lone)
+    shared = tuple(
+        line for line in classic_side(st, 0, partners) if line.label != "red threes"
+    )
+    rows: list[tuple[ScoreLine, ...]] = []
+    for seat in range(players):
+        if seat == lone:
+            rows.append(classic_side(st, seat))
+            continue
+        own = [line for line in classic_side(st, seat) if line.label == "red threes"]
+        rows.append(shared + tuple(own))
+    return tuple(rows)
 
 
 def score_deal(st: GameState) -> Outcome:

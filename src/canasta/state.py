@@ -79,6 +79,8 @@ class GameState:
     went_out: int | None = None
     #: the deal ended by a concealed going out
     concealed: bool = False
+    #: 3-player cutthroat (spec §3.3): the lone hand, once the pile has been taken
+    lone: int | None = None
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False)
     #: (the state before, the move that led here); walked by history()
     _history: tuple[GameState, Move] | None = attrs.field(default=None, init=False)
@@ -261,6 +263,7 @@ class GameState:
             self.asked,
             self.went_out,
             self.concealed,
+            self.lone,
         )
 
     def __eq__(self, other: object) -> bool:

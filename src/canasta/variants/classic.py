@@ -62,6 +62,8 @@ class ClassicVariant(Variant):
     red_three_card_value: int = choice_field(0, 5)  # D19
     natural_canasta_locked: bool = bool_field(False)  # D29
     concealed_bonus: int = int_field(100)  # §2.9
+    #: Spec §3.3 cutthroat: a lone hand against a partnership formed by the first pickup.
+    cutthroat: bool = bool_field(False)  # type: ignore[misc]
 
     family = "classic"
     laid_out_threes = frozenset({9, 10})  # 3H, 3D: spec §2.6
@@ -166,6 +168,8 @@ class ClassicVariant(Variant):
         return hand_value + (top_value if self.top_card_counts_initial else 0)  # D9
 
     def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
-        from canasta.scoring import classic_side
+        from canasta.scoring import classic_side, cutthroat_rows
 
+        if self.cutthroat:
+            return cutthroat_rows(state)
         return tuple(classic_side(state, side) for side in range(self.sides))

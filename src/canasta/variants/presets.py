@@ -23,6 +23,19 @@ CLASSIC_3P = ClassicVariant(
     name="classic-3p", players=3, sides=3, hand_size=13, draw_count=2, target_score=7500
 )
 
+#: Spec §3.3 cutthroat: lone hand vs. a partnership formed by the first pickup.
+CLASSIC_3P_CUTTHROAT = ClassicVariant(
+    name="classic-3p-cutthroat",
+    players=3,
+    sides=3,
+    hand_size=13,
+    draw_count=2,
+    canastas_to_go_out=2,
+    target_score=7500,
+    stock_exhausted="end_after_turn",
+    cutthroat=True,
+)
+
 #: Spec §3.4 default: two sides of three seated alternately, 3 decks.
 CLASSIC_6P = ClassicVariant(
     name="classic-6p",
@@ -75,6 +88,7 @@ BUILTINS: tuple[tuple[Variant, tuple[str, ...]], ...] = (
     (CLASSIC, ("classic4",)),
     (CLASSIC_2P, ("classic2",)),
     (CLASSIC_3P, ("classic3",)),
+    (CLASSIC_3P_CUTTHROAT, ("cutthroat3",)),
     (CLASSIC_6P, ("six_2x3_3deck",)),
     (CLASSIC_6P_3X2, ("six_3x2_3deck",)),
     (CLASSIC_6P_3X2_2DECK, ("six_3x2_2deck",)),
