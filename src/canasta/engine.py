@@ -800,7 +800,7 @@ def _play_moves(st: GameState) -> list[Move]:
     ):
         return moves
     for rank in (*NATURAL_RANKS, THREE):
-        for k in range(2 if rank != THREE else 3, counts[rank] + 1):
+        for k in range(2, counts[rank] + 1):
             for t, j in wild_splits:
                 if _play_reason(st, False, rank, k, t, j) is None:
                     moves.append(_move("meld", rank, k, t, j))

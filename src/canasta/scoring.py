@@ -55,12 +55,13 @@ def classic_side(
     variant: Any = st.variant  # a ClassicVariant
     if seats is None:
         seats = variant.seats_of(side)
-    melds: tuple[Meld, ...] = tuple(m for s in seats for m in st.melds[variant.side_of(s)])
+    sides = sorted({variant.side_of(s) for s in seats})
+    melds: tuple[Meld, ...] = tuple(m for s in sides for m in st.melds[s])
     natural = sum(1 for m in melds if m.is_canasta and m.is_natural and m.rank != WILD_RANK)
     mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural and m.rank != WILD_RANK)
     wild = sum(1 for m in melds if m.is_canasta and m.rank == WILD_RANK)
     # Red threes still in a hand (red_three_declare=first_turn, no turn yet) count as laid.
-    red = sum(len(st.threes[variant.side_of(s)]) for s in seats) + sum(
+    red = sum(len(st.threes[s]) for s in sides) + sum(
         1 for s in seats for c in st.hands[s] if c in variant.laid_out_threes
     )
     table = variant.red_three_scores

@@ -106,9 +106,12 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
 
     def finish(twos: int, jokers: int, left: int, value: int, canastas: int, flags: int) -> bool:
         black = counts[THREE]
-        if out and black in (3, 4):
+        if out and black and variant.black_three_meld_reason(black, 0) is None:
             # Spec §2.6: black threes are melded in the going-out turn.
             value += 5 * black
+        elif out and black == 2 and variant.black_three_meld_reason(2, 1) is None and twos:
+            value += 30  # D6: two black threes and a two
+            twos -= 1
         else:
             left += black
         options = [(twos, jokers, value, canastas, flags, _wild_incomplete(q))]

@@ -138,12 +138,13 @@ class ClassicVariant(Variant):
         return None
 
     def black_three_meld_reason(self, threes: int, wilds: int) -> IllegalReason | None:
-        # Spec §2.6, D6: 3 or 4 black threes; wilds only with the option.
-        if threes not in (3, 4):
-            return IllegalReason.INVALID_MELD
-        if wilds and (not self.black_three_meld_wilds or wilds > self.max_wilds_per_meld):
+        # Spec §2.6: 3 or 4 black threes and no wild; D6 (S0 before 2024) lets wilds join
+        # as in any meld: at least two threes, three cards or more, at most the wild limit.
+        if not wilds:
+            return None if threes in (3, 4) else IllegalReason.INVALID_MELD
+        if not self.black_three_meld_wilds or wilds > self.max_wilds_per_meld:
             return IllegalReason.TOO_MANY_WILDS
-        return None
+        return None if threes >= 2 else IllegalReason.INVALID_MELD
 
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
         # D1: an all-wild canasta, laid as >= 7 wilds in one action; more may follow.
