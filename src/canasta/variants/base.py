@@ -8,6 +8,8 @@ raises :class:`~canasta.errors.VariantError` naming the field.
 
 from __future__ import annotations
 
+import difflib
+import itertools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,8 +22,47 @@ if TYPE_CHECKING:
     from canasta.state import GameState
 
 
-def _check_int(low: int, high: int | None = None) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+#: Characters allowed in variant names and aliases (they appear in config files and on
+#: the command line): letters, digits, ``-``, ``_`` and ``.``, starting with a letter.
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+_Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+@attrs.frozen
+class OptionSpec:
+    """The values an option accepts, for command lines, documentation and tests.
+
+    ``kind`` is ``"int"`` (from ``low`` to ``high``; ``high`` None = no upper bound),
+    ``"bool"``, ``"choice"`` (one of ``choices``), ``"table"`` (sorted
+    ``[score, minimum]`` pairs) or ``"ints"`` (a list of integers at least 0).
+    """
+
+    kind: str
+    default: object
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[object, ...] = ()
+
+
+def check_name(value: object, what: str = "variant name") -> str:
+    """``value`` if it is a valid variant name or alias, else raise VariantError."""
+    if (
+        not isinstance(value, str)
+        or not value
+        or not value[0].isalpha()
+        or not set(value) <= _NAME_CHARS
+    ):
+        raise VariantError(
+            f"{what} must be a string of letters, digits, '-', '_' or '.' starting with a "
+            f"letter, got {value!r}"
+        )
+    return value
+
+
+def _check_int(low: int, high: int | None = None) -> _Validator:
     def check(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        # type() and not isinstance(): a bool is an int in Python, but not a valid count.
         if type(value) is not int:
             raise VariantError(f"option {attribute.name!r} must be an integer, got {value!r}")
         if value < low or (high is not None and value > high):
@@ -36,62 +77,121 @@ def _check_bool(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         raise VariantError(f"option {attribute.name!r} must be true or false, got {value!r}")
 
 
-def _check_choice(*choices: object) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+def _check_choice(*choices: object) -> _Validator:
     def check(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value not in choices or type(value) is not type(choices[0]):
+        if type(value) is not type(choices[0]) or value not in choices:
             listed = ", ".join(repr(c) for c in choices)
             raise VariantError(f"option {attribute.name!r} must be one of {listed}, got {value!r}")
 
     return check
 
 
-def _check_str(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not isinstance(value, str) or not value:
-        raise VariantError(f"option {attribute.name!r} must be a non-empty string, got {value!r}")
+def _check_name(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    check_name(value, f"option {attribute.name!r}")
 
 
 def _check_table(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    ok = isinstance(value, tuple) and all(
-        isinstance(row, tuple) and len(row) == 2 and all(type(x) is int for x in row)
-        for row in value
+    ok = (
+        isinstance(value, tuple)
+        and bool(value)
+        and all(
+            isinstance(row, tuple) and len(row) == 2 and all(type(x) is int for x in row)
+            for row in value
+        )
     )
-    if not ok or not value or list(value) != sorted(value):
+    if not ok:
         raise VariantError(
-            f"option {attribute.name!r} must be a sorted list of [score, minimum] pairs, "
-            f"got {value!r}"
+            f"option {attribute.name!r} must be a list of [score, minimum] pairs of integers, "
+            f"got {_shown(value)}"
+        )
+    thresholds = [row[0] for row in value]
+    if any(a >= b for a, b in itertools.pairwise(thresholds)):
+        raise VariantError(
+            f"option {attribute.name!r}: the scores must be strictly increasing, "
+            f"got {_shown(value)}"
+        )
+    if thresholds[0] > 0:
+        raise VariantError(
+            f"option {attribute.name!r}: the first row must start at a score of 0 or lower, so "
+            f"every score has a minimum, got {_shown(value)}"
+        )
+    if any(row[1] < 0 for row in value):
+        raise VariantError(
+            f"option {attribute.name!r}: minimums must be at least 0, got {_shown(value)}"
         )
 
 
 def _check_ints(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not isinstance(value, tuple) or not all(type(x) is int for x in value) or not value:
-        raise VariantError(f"option {attribute.name!r} must be a list of integers, got {value!r}")
+    if (
+        not isinstance(value, tuple)
+        or not value
+        or not all(type(x) is int and x >= 0 for x in value)
+    ):
+        raise VariantError(
+            f"option {attribute.name!r} must be a non-empty list of integers at least 0, "
+            f"got {_shown(value)}"
+        )
+
+
+def _shown(value: Any) -> str:
+    """A value as the user wrote it in a config file (tuples shown as lists)."""
+    return repr(_to_list(value))
 
 
 def _to_tuple(value: Any) -> Any:
-    """Lists from config files become tuples (nested one level)."""
-    if isinstance(value, list):
+    """Lists from config files (and tuples) become tuples, at every level."""
+    if isinstance(value, list | tuple):
         return tuple(_to_tuple(v) for v in value)
     return value
 
 
+def _to_list(value: Any) -> Any:
+    """Tuples become lists, at every level: the form of config files (JSON, TOML)."""
+    if isinstance(value, tuple):
+        return [_to_list(v) for v in value]
+    return value
+
+
+def _spec(kind: str, default: object, **more: Any) -> dict[str, OptionSpec]:
+    return {"canasta": OptionSpec(kind, default, **more)}
+
+
 def int_field(default: int, low: int = 0, high: int | None = None) -> Any:
-    return attrs.field(default=default, validator=_check_int(low, high))
+    return attrs.field(
+        default=default,
+        validator=_check_int(low, high),
+        metadata=_spec("int", default, low=low, high=high),
+    )
 
 
 def bool_field(default: bool) -> Any:
-    return attrs.field(default=default, validator=_check_bool)
+    return attrs.field(default=default, validator=_check_bool, metadata=_spec("bool", default))
 
 
 def choice_field(default: object, *others: object) -> Any:
-    return attrs.field(default=default, validator=_check_choice(default, *others))
+    return attrs.field(
+        default=default,
+        validator=_check_choice(default, *others),
+        metadata=_spec("choice", default, choices=(default, *others)),
+    )
 
 
 def table_field(default: tuple[tuple[int, int], ...]) -> Any:
-    return attrs.field(default=default, converter=_to_tuple, validator=_check_table)
+    return attrs.field(
+        default=default,
+        converter=_to_tuple,
+        validator=_check_table,
+        metadata=_spec("table", default),
+    )
 
 
 def ints_field(default: tuple[int, ...]) -> Any:
-    return attrs.field(default=default, converter=_to_tuple, validator=_check_ints)
+    return attrs.field(
+        default=default,
+        converter=_to_tuple,
+        validator=_check_ints,
+        metadata=_spec("ints", default),
+    )
 
 
 @attrs.frozen
@@ -104,7 +204,7 @@ class Variant:
     """
 
     #: The registry name of the preset this variant derives from.
-    name: str = attrs.field(validator=_check_str)
+    name: str = attrs.field(validator=_check_name)
     players: int = int_field(4, 2, 6)
     #: Number of sides; seat ``s`` plays for side ``s % sides`` (api.md §2).
     sides: int = int_field(2, 2, 6)
@@ -125,14 +225,49 @@ class Variant:
     laid_out_threes: ClassVar[frozenset[int]] = frozenset()
 
     def __attrs_post_init__(self) -> None:
+        self._check_combinations()
+
+    def _check_combinations(self) -> None:
+        """Refuse option values that are valid alone but impossible together."""
+        # api.md §2: seat s plays for side s % sides, so the sides must divide the seats for
+        # every side to hold the same number of seats and every seat exactly one side.
         if self.players % self.sides:
             raise VariantError(
-                f"option 'sides': {self.sides} sides do not divide {self.players} players"
+                f"option 'sides': {self.sides} sides do not divide {self.players} players "
+                f"(seat s plays for side s % sides, so every side needs as many seats)"
             )
-        if self.players * self.hand_size >= self.decks * 54:
+        # The hands, the upcard and at least one card to draw must come out of the decks.
+        cards = self.decks * 54
+        needed = self.players * self.hand_size + (1 if self.starts_with_upcard else 0) + 1
+        if needed > cards:
             raise VariantError(
-                f"option 'hand_size': {self.players} hands of {self.hand_size} cards do not fit "
-                f"in {self.decks} decks"
+                f"option 'hand_size': {self.players} hands of {self.hand_size} cards leave "
+                f"no stock in {self.decks} deck(s) of 54 cards"
+            )
+        # Classic: one entry per possible number of red threes (0 to 2 per deck), and the
+        # table starts at 0 (negative scores have `negative_score_minimum`).
+        red_scores = getattr(self, "red_three_scores", None)
+        if red_scores is not None and len(red_scores) != 2 * self.decks + 1:
+            raise VariantError(
+                f"option 'red_three_scores' needs {2 * self.decks + 1} entries (for 0 to "
+                f"{2 * self.decks} red threes with {self.decks} deck(s)), got {_shown(red_scores)}"
+            )
+        table = getattr(self, "minimum_table", None)
+        if hasattr(self, "negative_score_minimum") and table is not None and table[0][0] != 0:
+            raise VariantError(
+                f"option 'minimum_table' must start at a score of 0 (negative scores use "
+                f"'negative_score_minimum'), got {_shown(table)}"
+            )
+        # Spec §3.3 cutthroat: three players, each alone until the lone hand is known.
+        if getattr(self, "cutthroat", False) and (self.players, self.sides) != (3, 3):
+            raise VariantError(
+                f"option 'cutthroat' needs 3 players in 3 sides, got {self.players} players "
+                f"in {self.sides} sides"
+            )
+        # Modern American scores threes by colour up to four each (spec §3.5.9): 2 decks.
+        if self.family == "modern" and self.decks != 2:
+            raise VariantError(
+                f"option 'decks': Modern American Canasta is played with 2 decks, got {self.decks}"
             )
 
     # -- structure ---------------------------------------------------------------------
@@ -169,6 +304,8 @@ class Variant:
     #: While a wild meld is incomplete, no wilds go elsewhere (§3.5.3) and nobody goes out.
     wild_meld_blocks_wilds: ClassVar[bool] = False
     wild_meld_blocks_going_out: ClassVar[bool] = False
+    #: 3-player cutthroat: a lone hand against a partnership formed by the first pickup.
+    cutthroat: ClassVar[bool] = False
     #: Some cards may not be discarded (spec §3.5.6).
     restricts_discards: ClassVar[bool] = False
     #: A canasta laid from hand in the initial meld waives the minimum (spec §3.5.4).
@@ -257,7 +394,9 @@ class Variant:
         """A meld of wild cards only, holding ``before`` cards, gets ``added`` more."""
         return IllegalReason.INVALID_MELD
 
-    def pickup_reason(self, naturals: int, wilds: int, frozen: bool, opened: bool) -> IllegalReason | None:
+    def pickup_reason(
+        self, naturals: int, wilds: int, frozen: bool, opened: bool
+    ) -> IllegalReason | None:
         """Spec §2.7 T2/T3: may the top card be melded with these cards from hand?"""
         raise NotImplementedError
 
@@ -266,7 +405,12 @@ class Variant:
         raise NotImplementedError
 
     def discard_reason(
-        self, code: int, counts: list[int], pile_empty: bool, going_out: bool, closed: frozenset[int]
+        self,
+        code: int,
+        counts: list[int],
+        pile_empty: bool,
+        going_out: bool,
+        closed: frozenset[int],
     ) -> IllegalReason | None:
         """Spec §3.5.6: may this card be discarded? (Classic: any card.)"""
         return None
@@ -275,36 +419,80 @@ class Variant:
         """Each side's score rows for a finished deal (spec §2.13, §3.5.9)."""
         raise NotImplementedError
 
-    def to_config(self) -> dict[str, Any]:
-        """The variant as a config mapping: its name and the options that differ."""
-        from canasta.variants import _preset
+    # -- options and config ----------------------------------------------------------------
 
-        preset = _preset(self.name)
-        config: dict[str, Any] = {"variant": self.name}
-        if type(preset) is not type(self):
-            raise VariantError(f"variant {self.name!r} is not of the registered preset's type")
-        for field in attrs.fields(type(self)):
-            value = getattr(self, field.name)
-            if field.name != "name" and value != getattr(preset, field.name):
-                config[field.name] = [list(v) if isinstance(v, tuple) else v for v in value] if (
-                    isinstance(value, tuple)
-                ) else value
-        return config
+    @classmethod
+    def option_specs(cls) -> dict[str, OptionSpec]:
+        """Every option of this kind of variant and the values it accepts, by name."""
+        specs: dict[str, OptionSpec] = {}
+        for field in attrs.fields(cls):
+            spec = field.metadata.get("canasta")
+            if field.name != "name" and isinstance(spec, OptionSpec):
+                specs[field.name] = spec
+        return specs
 
     def option_names(self) -> tuple[str, ...]:
+        """The names of the options :meth:`with_options` accepts, in field order."""
         return tuple(f.name for f in attrs.fields(type(self)) if f.name != "name")
 
+    def to_config(self, *, full: bool = False) -> dict[str, Any]:
+        """The variant as a config mapping (api.md §2), ready for JSON or TOML.
+
+        ``{"variant": name}`` plus every option that differs from the registered preset of
+        that name (``full=True``: every option). Tuples are written as lists.
+        ``canasta.variants.from_config(v.to_config()) == v``.
+        """
+        from canasta.errors import UnknownVariantError
+        from canasta.variants import _preset
+
+        try:
+            preset = _preset(self.name)
+        except UnknownVariantError:
+            raise VariantError(
+                f"variant {self.name!r} is not registered, so a config cannot name it; "
+                f"register it first (canasta.variants.register)"
+            ) from None
+        if type(preset) is not type(self):
+            raise VariantError(
+                f"variant {self.name!r} is a {type(self).__name__}, but the registered "
+                f"variant of that name is a {type(preset).__name__}"
+            )
+        config: dict[str, Any] = {"variant": self.name}
+        for name in self.option_names():
+            value = getattr(self, name)
+            if full or value != getattr(preset, name):
+                config[name] = _to_list(value)
+        return config
+
     def with_options(self, options: Mapping[str, Any]) -> Variant:
-        """A copy with ``options`` changed; unknown options raise VariantError."""
-        known = set(self.option_names())
+        """A copy with ``options`` (flags of spec §5) changed.
+
+        An unknown option, an option of the wrong type or value, or an impossible
+        combination raises :class:`~canasta.errors.VariantError` naming the option. Lists
+        (as read from config files) are accepted where the option holds a tuple.
+        """
+        if not isinstance(options, Mapping):
+            raise VariantError(f"options must be a mapping of names to values, got {options!r}")
+        known = self.option_names()
         for key in options:
-            if key not in known:
+            if key == "name":
                 raise VariantError(
-                    f"unknown option {key!r} for variant {self.name!r}; "
+                    "option 'name' cannot be set: it is the name the variant is registered "
+                    "under (give the preset's name as 'variant' in a config)"
+                )
+            if key not in known:
+                close = difflib.get_close_matches(str(key), known, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise VariantError(
+                    f"unknown option {key!r} for variant {self.name!r}; {hint}"
                     f"known options: {', '.join(sorted(known))}"
                 )
-        try:
-            return attrs.evolve(self, **{k: _to_tuple(v) for k, v in options.items()})
-        except TypeError as exc:  # pragma: no cover - guarded by the check above
-            raise VariantError(str(exc)) from None
+        return attrs.evolve(self, **{k: _to_tuple(v) for k, v in options.items()})
 
+    def with_name(self, name: str) -> Variant:
+        """The same rules under another name, e.g. a house-rules variant to register.
+
+        ``canasta.variants.register(get("classic-2p", draw_count=1).with_name("my-2p"))``
+        """
+        check_name(name)
+        return attrs.evolve(self, name=name)
