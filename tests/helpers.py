@@ -196,7 +196,7 @@ _SUIT_AFTER_RANK = re.compile(r"(?<=[A2-9TJQK])[SHDC]")
 
 
 def suitless(move: str) -> str:
-    """The suit-free form of a move, as ``legal_moves()`` lists it (``take:5H2D`` -> ``take:52``)."""
+    """The suit-free form of a move as ``legal_moves()`` lists it: ``take:5H2D`` -> ``take:52``."""
     head, sep, arg = move.partition(":")
     if not sep:
         return move

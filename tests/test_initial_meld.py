@@ -9,7 +9,11 @@ phase ``"play"`` (the hands given are hands after the draw) unless stated otherw
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+
+import canasta
 from helpers import (
     assert_illegal,
     assert_legal,
@@ -22,8 +26,6 @@ from helpers import (
     state_of,
 )
 
-import canasta
-
 R = canasta.IllegalReason
 
 
@@ -31,7 +33,7 @@ def classic(**options: object) -> canasta.Variant:
     return canasta.variants.get("classic", **options)
 
 
-def after_draw(cards: str, score: int, **kw: object) -> canasta.GameState:
+def after_draw(cards: str, score: int, **kw: Any) -> canasta.GameState:
     return state_of(position(hands={0: cards}, phase="play", scores=[score, 0], **kw))
 
 
@@ -102,9 +104,7 @@ def test_ex11a_60_is_not_enough_at_1500() -> None:
     assert not any(m.startswith("discard:") for m in move_texts(state))
 
 
-@pytest.mark.parametrize(
-    "nines", ["meld:9C9C9D", "meld:9C9C9D9H"], ids=["90-exactly", "100"]
-)
+@pytest.mark.parametrize("nines", ["meld:9C9C9D", "meld:9C9C9D9H"], ids=["90-exactly", "100"])
 def test_ex11bc_reaching_90(nines: str) -> None:
     """EX-11 (b) AH AC 2D + 9C 9C 9D = 90: legal (equality suffices); (c) AH AC 2D +
     9C 9C 9D 9H = 100: legal."""
@@ -135,9 +135,7 @@ def test_ex13_opening_that_strands_one_card() -> None:
     5555 + 999 + KKKK = 90 would leave only 3S, and discarding it would go out without a
     canasta (§2.9); every smaller set is < 90. No initial meld is legal this turn."""
     state = after_draw("5H 5H 5D 5D 9D 9D 9C KH KD KD KC 3S", 1800)
-    assert_no_opening(
-        state, "meld:5H5H5D5D", "meld:9D9D9C", "meld:KHKDKDKC", "meld:5H5H5D"
-    )
+    assert_no_opening(state, "meld:5H5H5D5D", "meld:9D9D9C", "meld:KHKDKDKC", "meld:5H5H5D")
     assert state.is_legal("discard:3S")
 
 
@@ -151,10 +149,18 @@ EX14 = {
 
 @pytest.mark.parametrize(
     ("score", "kings_legal", "aces_legal"),
-    [(1600, False, True), (0, True, True), (1495, True, True), (-100, True, True), (3000, False, False)],
+    [
+        (1600, False, True),
+        (0, True, True),
+        (1495, True, True),
+        (-100, True, True),
+        (3000, False, False),
+    ],
 )
 @pytest.mark.parametrize("which", ["kings", "aces"])
-def test_ex14_wikipedia_example(score: int, kings_legal: bool, aces_legal: bool, which: str) -> None:
+def test_ex14_wikipedia_example(
+    score: int, kings_legal: bool, aces_legal: bool, which: str
+) -> None:
     """EX-14: score 1600 (minimum 90): 6 6 6 + K K K 2 = 65 illegal; 6 6 6 + A A A 2 = 95
     legal. At 0 <= score < 1500 and at score < 0 both legal; at score >= 3000 both illegal."""
     cards, melds = EX14[which]

@@ -9,6 +9,8 @@ minimum plays no part; the mover holds the meld's cards plus two single cards, i
 from __future__ import annotations
 
 import pytest
+
+import canasta
 from helpers import (
     assert_illegal,
     assert_legal,
@@ -22,8 +24,6 @@ from helpers import (
     state_of,
 )
 
-import canasta
-
 R = canasta.IllegalReason
 OPENED = ["QS QH QD"]
 SPARE = "8C 6D"
@@ -34,9 +34,7 @@ def classic(**options: object) -> canasta.Variant:
 
 
 def meld_state(cards: str, variant: object = "classic") -> canasta.GameState:
-    d = position(
-        variant=variant, hands={0: f"{cards} {SPARE}"}, phase="play", melds=[OPENED, []]
-    )
+    d = position(variant=variant, hands={0: f"{cards} {SPARE}"}, phase="play", melds=[OPENED, []])
     return state_of(d)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+import canasta
 from helpers import (
     assert_breakdown_adds_up,
     line,
@@ -19,8 +21,6 @@ from helpers import (
     state_of,
     value,
 )
-
-import canasta
 
 
 def finished(**kw: Any) -> canasta.GameState:
@@ -219,9 +219,9 @@ def test_ex35_three_player_cutthroat() -> None:
     variant = canasta.variants.get("classic-3p-cutthroat", canastas_to_go_out=1)
     d = position(
         variant=variant,
-        hands={0: "JK 4D JD", 1: "6S 6H", 2: "KC QC 7C 7H 5D"},
+        hands={0: "JK 4D JD", 1: "6S", 2: "KC QC 7C 7H 5D"},
         pile="4H KD",
-        stock="4C 7S",
+        stock="6H 4C 8D",
         melds=[
             ["KS KS KH KH KD 2C", "AS AH AD", "QS QH QD QC"],  # A: 70 + 60 + 40
             ["9S 9S 9H 9H 9D 9D 9C", "TS TS TH TD TC", "6D 6C 6D 6C"],  # B: 70 + 50 + 20
@@ -233,7 +233,7 @@ def test_ex35_three_player_cutthroat() -> None:
         state_of(d),
         "take",  # A lays KD off: K meld of 7 = mixed canasta; A is the lone hand
         "discard:JD",  # A keeps JK 4D 4H = 60
-        "draw",  # B draws 4C
+        "draw",  # B draws two cards (draw_count 2): 6H 4C
         "add:6+6S6H",
         "discard:4C",  # B goes out
     )
@@ -280,6 +280,11 @@ def test_ex36_dutch_team_without_canasta(kind: str, expected: int) -> None:
     )
     side0, side1 = scores(state)
     assert side0 == expected
+    negative = kind != "classic"
+    assert line(state, 0, "melded cards") == (-30 if negative else 30)
+    assert line(state, 0, "red threes") == 100  # the bonus: the team has melded
     assert line(state, 0, "cards in hand") == -25
-    assert line(state, 0, "melded cards") + line(state, 0, "red threes") == expected + 25
+    # What is left is the red three's card value: -5 (no canasta) in S4, nothing in classic.
+    rest = side0 - sum(line(state, 0, k) for k in ("melded cards", "red threes", "cards in hand"))
+    assert rest == (-5 if negative else 0)
     assert side1 == 70 + 500 + 100 - 5  # the side with a canasta scores as usual

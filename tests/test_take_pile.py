@@ -7,6 +7,8 @@ and seat 2 are side 0. "Team opened" means side 0 has a meld on the table.
 from __future__ import annotations
 
 import pytest
+
+import canasta
 from helpers import (
     assert_illegal,
     assert_legal,
@@ -22,8 +24,6 @@ from helpers import (
     state_of,
     value,
 )
-
-import canasta
 
 R = canasta.IllegalReason
 OPENED = ["QH QD QC"]  # an unrelated meld: side 0 is opened
@@ -104,7 +104,9 @@ def test_ex02b_unfrozen_natural_and_wild(ratio: str) -> None:
     assert pile(after) == []
 
 
-@pytest.mark.parametrize(("ratio", "legal"), [("min2_max3", True), ("n_ge_w", True), ("n_gt_w", False)])
+@pytest.mark.parametrize(
+    ("ratio", "legal"), [("min2_max3", True), ("n_ge_w", True), ("n_gt_w", False)]
+)
 def test_ex02c_unfrozen_two_wilds(ratio: str, legal: bool) -> None:
     """EX-02c: same, not frozen, pickup meld 5S 5H 2D 2D (N=2, W=2): legal under min2_max3
     and n_ge_w, illegal under n_gt_w (D8)."""
@@ -197,9 +199,7 @@ def test_ex06_natural_and_wild_would_overload_canasta() -> None:
     """EX-06: unfrozen, side canasta 9S 9S 9H 9D 2C 2H JK (N=4, W=3), top 9C, hand
     9H 2S 5D 6D. A: take via 9H 2S is illegal (W would be 4). B: laying 9C off is legal
     (N=5, W=3)."""
-    d = position(
-        hands={0: "9H 2S 5D 6D"}, pile="4C 7H 9C", melds=[["9S 9S 9H 9D 2C 2H JK"], []]
-    )
+    d = position(hands={0: "9H 2S 5D 6D"}, pile="4C 7H 9C", melds=[["9S 9S 9H 9D 2C 2H JK"], []])
     state = state_of(d)
     assert_illegal(state, "take:9H2S")
     after = assert_legal(state, "take")

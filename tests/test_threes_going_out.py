@@ -7,6 +7,8 @@ Seats 0 (North) and 2 (South) are side 0; hands are hands after the draw (phase 
 from __future__ import annotations
 
 import pytest
+
+import canasta
 from helpers import (
     assert_illegal,
     assert_legal,
@@ -19,8 +21,6 @@ from helpers import (
     position,
     state_of,
 )
-
-import canasta
 
 R = canasta.IllegalReason
 CANASTA = "QS QS QH QH QD QD QC"  # natural canasta: side 0 may go out
@@ -128,9 +128,7 @@ def test_ex23_concealed_going_out() -> None:
     """EX-23: North opened earlier with 8S 8H 8D; South has not melded this hand, draws,
     holds QS QS QH QH QD QD QC 6H 6D 6S 2C 9S; melds the seven Qs and 6H 6D 6S 2C and
     discards 9S: legal, went out concealed: going-out bonus 200."""
-    state = play(
-        south_state(["8S 8H 8D"]), "meld:QSQSQHQHQDQDQC", "meld:6H6D6S2C", "discard:9S"
-    )
+    state = play(south_state(["8S 8H 8D"]), "meld:QSQSQHQHQDQDQC", "meld:6H6D6S2C", "discard:9S")
     went_out(state, 2, concealed=True)
     assert line(state, 0, "going out") + line(state, 0, "concealed") == 200
 
