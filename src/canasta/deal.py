@@ -50,6 +50,9 @@ def new_game(
 ) -> GameState:
     """Shuffle (``seed`` makes it reproducible) and deal a new deal.
 
+    The deck order depends only on ``seed`` and the number of decks, so one seed deals the
+    same cards under every option of a variant.
+
     ``scores`` are the sides' cumulative scores before the deal (they set the initial-meld
     minimum); ``dealer`` defaults to the last seat, so seat 0 plays first.
     """

@@ -159,10 +159,11 @@ def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -
     two naturals); so can cards of a closed rank, and one or two black threes.
     """
     closed = _closed(st)
+    ranks = {m.rank for m in melds}
     orphans = counts[THREE] if counts[THREE] < 3 else 0
     for rank in NATURAL_RANKS:
         count = counts[rank]
-        if count and (rank in closed or (count == 1 and all(m.rank != rank for m in melds))):
+        if count and (rank in closed or (count == 1 and rank not in ranks)):
             orphans += count
             if orphans > 1:
                 return True
@@ -468,6 +469,11 @@ def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
                 return reason
         elif not _new_ok(variant, melds, rank, closed):
             return R.INVALID_MELD
+    hand_after = len(hand) - k - wilds
+    if opened:
+        hand_after += sum(1 for c in st.pile[:-1] if c not in variant.laid_out_threes)
+        if hand_after >= 2:
+            return None  # nothing below can fail: skip building the position after
     # The position after the pickup meld.
     placeholder = (top,) + (JOKER,) * jokers + (4,) * twos + (rank * 4,) * k
     if target is not None:
@@ -492,9 +498,7 @@ def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
     if not opened:
         hand_value = k * _VALUES[rank] + 20 * twos + 50 * jokers
         turn = evolve(turn, opening=variant.pickup_opening_value(card_value(top), hand_value))
-    hand_after = len(hand) - k - wilds
     if opened:
-        hand_after += sum(1 for c in st.pile[:-1] if c not in variant.laid_out_threes)
         turn = evolve(turn, waiting=())
     return _after_meld_reason(st, seat, counts_after, melds_after, turn, hand_after, False)
 
@@ -543,6 +547,10 @@ def _ask_reason(st: GameState) -> R | None:
     variant = st.variant
     turn = st.turn
     if not variant.has_partners or turn.asked or turn.melded or turn.no_discard:
+        return R.ASK_NOT_ALLOWED
+    if len(st.hands[seat]) < 2:
+        # [LIB] after "no" the player must end the turn with a card in hand: with one card
+        # there would be no legal move left, so a single card cannot ask.
         return R.ASK_NOT_ALLOWED
     limit = variant.ask_limit
     if limit is not None and st.asked[seat] >= limit:

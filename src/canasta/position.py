@@ -36,6 +36,7 @@ _KEYS = {
     "went_out",
     "concealed",
     "opened",
+    "lone",
 }
 _TURN_KEYS = {
     "took_pile",
@@ -234,6 +235,14 @@ def from_dict(data: Any) -> GameState:
         tuple(sorted(_cards(h, f"hands[{i}]")))
         for i, h in enumerate(_list(data["hands"], "hands", players))
     )
+    if phase != OVER:
+        # Spec §2.6, §3.5.2: such threes never stay in a hand during play (with
+        # red_three_declare=first_turn, a seat that has not played yet may still hold them).
+        for seat, hand in enumerate(hands):
+            if (seat == to_move or variant.red_three_declare == "at_deal") and any(
+                c in variant.laid_out_threes for c in hand
+            ):
+                raise _fail(f"hands[{seat}] holds a three that must be laid face up")
     pile = _cards(data.get("pile", ""), "pile")
     melds_in = _list(data.get("melds", [[] for _ in range(sides)]), "melds", sides)
     melds: list[tuple[Meld, ...]] = []
