@@ -74,6 +74,14 @@ def _growable(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | No
     return None
 
 
+def _lay_off_target(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | None:
+    """The meld an ``add:`` of ``rank`` goes to: the growable one, or (D28) a full one."""
+    target = _growable(variant, melds, rank)
+    if target is None and variant.oversize_when_going_out:
+        target = next((m for m in melds if m.rank == rank), None)
+    return target
+
+
 def _closed(st: GameState) -> frozenset[int]:
     """Ranks closed by a natural canasta of either side (spec §3.5.3), where they exist."""
     if not st.variant.closes_ranks:
@@ -158,6 +166,20 @@ def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -
     A single natural without a meld of its rank can only be the discard (every meld needs
     two naturals); so can cards of a closed rank, and one or two black threes.
     """
+    variant = st.variant
+    # Enough canastas must be within reach: a meld can only become one if its cards, the
+    # hand's cards of its rank and every wild in hand make seven.
+    wilds = counts[TWO] + counts[JOKER_RANK]
+    reachable = _canastas(melds) + sum(
+        1 for m in melds if not m.is_canasta and m.size + counts[m.rank] + wilds >= 7
+    )
+    reachable += sum(
+        1
+        for rank in NATURAL_RANKS
+        if counts[rank] >= 2 and all(m.rank != rank for m in melds) and counts[rank] + wilds >= 7
+    )
+    if reachable < variant.canastas_to_go_out and not variant.has_wild_melds:
+        return True
     closed = _closed(st)
     ranks = {m.rank for m in melds}
     orphans = counts[THREE] if counts[THREE] < 3 else 0
@@ -185,6 +207,8 @@ def _query(
     new_ok = [False] * 13
     for rank in NATURAL_RANKS:
         meld = _growable(variant, melds, rank)
+        if goal == solver.OUT and meld is None:
+            meld = _lay_off_target(variant, melds, rank)  # D28: only when going out
         if meld is not None:
             growable[rank] = (meld.naturals, meld.wilds)
         new_ok[rank] = _new_ok(variant, melds, rank, closed) and meld is None
@@ -372,6 +396,8 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
             return R.CLOSED_RANK
         if add:
             if target is None:
+                target = _lay_off_target(variant, melds, rank)
+            if target is None:
                 return R.NO_SUCH_MELD
         else:
             if not _new_ok(variant, melds, rank, closed):
@@ -387,6 +413,8 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
                 return reason
         if wilds and ctx.wild_incomplete and variant.wild_meld_blocks_wilds:
             return R.WILD_RULE
+        if n0 + w0 + k + wilds > variant.max_meld_size:
+            obliged = True  # D28: a meld beyond the cap only in the going-out turn
     hand_after = ctx.hand_len - k - wilds
     if not opening and not obliged and hand_after >= 2:
         return None  # nothing below can fail: skip building the position after
@@ -1022,9 +1050,7 @@ def _cutthroat_partner(st: GameState, seat: int) -> int | None:
     return next(s for s in range(st.variant.players) if s not in (seat, lone))
 
 
-def _opened_with_partner(
-    st: GameState, opened: tuple[bool, ...], side: int
-) -> tuple[bool, ...]:
+def _opened_with_partner(st: GameState, opened: tuple[bool, ...], side: int) -> tuple[bool, ...]:
     """Spec §3.3 cutthroat: once one partner has met the minimum, the other is free."""
     partner = _cutthroat_partner(st, side)
     if partner is not None and opened[side]:
@@ -1135,7 +1161,11 @@ def apply(st: GameState, move: Move) -> GameState:
     else:
         rank = WILD_RANK if natural_rank is None else natural_rank
     rest = _remove(hand, codes)
-    target = None if rank == THREE else _growable(variant, melds, rank)
+    target = None
+    if isinstance(move, LayOff):
+        target = _lay_off_target(variant, melds, rank)
+    elif rank != THREE:
+        target = _growable(variant, melds, rank)
     if target is not None:
         melds = _set(melds, melds.index(target), target.plus(tuple(codes)))
     else:
@@ -1148,7 +1178,7 @@ def apply(st: GameState, move: Move) -> GameState:
     else:
         groups = _with_group(turn.groups, rank, k, wilds, True, isinstance(move, MeldCards))
         turn = evolve(turn, melded=True, groups=groups)
-    if rank == THREE:
+    if rank == THREE or (target is not None and target.size + len(codes) > variant.max_meld_size):
         turn = evolve(turn, must_go_out=True)
     if not st.opened[side]:
         value = sum(card_value(c) for c in codes)

@@ -100,9 +100,7 @@ def cutthroat_rows(st: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
     if lone is None:
         return tuple(classic_side(st, seat) for seat in range(players))
     partners = tuple(s for s in range(players) if s != lone)
-    shared = tuple(
-        line for line in classic_side(st, 0, partners) if line.label != "red threes"
-    )
+    shared = tuple(line for line in classic_side(st, 0, partners) if line.label != "red threes")
     rows: list[tuple[ScoreLine, ...]] = []
     for seat in range(players):
         if seat == lone:

@@ -186,7 +186,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     if k == 0 and w == 0:
                         step: tuple[int, int] | None = (0, 0)
                     else:
-                        step = _place(variant, q, rank, meld, k, w, opening_now, concealed_only)
+                        step = _place(
+                            variant, q, rank, meld, k, w, opening_now, concealed_only, out
+                        )
                     if step is None:
                         continue
                     if walk(
@@ -253,6 +255,7 @@ def _place(
     w: int,
     opening: bool,
     concealed_only: bool,
+    out: bool,
 ) -> tuple[int, int] | None:
     """Put k naturals and w wilds on ``rank``; None if not allowed, else (new canastas, flags)."""
     if meld is None and not q.new_ok[rank]:
@@ -260,6 +263,8 @@ def _place(
     n0, w0 = meld if meld is not None else (0, 0)
     if variant.natural_meld_reason(rank, n0, w0, k, w, opening) is not None:
         return None
+    if not out and n0 + w0 + k + w > variant.max_meld_size:
+        return None  # D28: beyond the cap only when going out
     if w and q.wild_meld is not None and q.wild_meld < 7 and variant.wild_meld_blocks_wilds:
         return None
     group = q.groups[rank]

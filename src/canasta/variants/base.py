@@ -337,6 +337,11 @@ class Variant:
         return False
 
     @property
+    def oversize_when_going_out(self) -> bool:
+        """D28: may melds grow beyond ``max_meld_size`` in the going-out turn?"""
+        return False
+
+    @property
     def has_wild_melds(self) -> bool:
         """Are melds of wild cards only allowed (D1, spec §3.5.3)?"""
         return False

@@ -41,6 +41,7 @@ class ModernAmericanVariant(Variant):
     mac_wild_meld_penalty_four_jokers: int = choice_field(2500, 2000)  # D25
     mac_ask_partner_limit: str = choice_field("per_hand", "per_game")  # D26
     mac_new_meld_after_mixed_canasta: bool = bool_field(True)  # D27
+    mac_allow_8plus_going_out: bool = bool_field(False)  # D28
     natural_seven_bonus: int = int_field(2500)
     natural_ace_bonus: int = int_field(2500)
     wild_canasta_twos_bonus: int = int_field(3000)
@@ -109,6 +110,10 @@ class ModernAmericanVariant(Variant):
         return value >= minimum or bool(flags & HAND_CANASTA)
 
     @property
+    def oversize_when_going_out(self) -> bool:
+        return self.mac_allow_8plus_going_out
+
+    @property
     def has_wild_melds(self) -> bool:
         return True
 
@@ -134,8 +139,8 @@ class ModernAmericanVariant(Variant):
         n, w = naturals + add_naturals, wilds + add_wilds
         if n < 2 or n + w < 3:
             return IllegalReason.INVALID_MELD
-        if n + w > 7:
-            return IllegalReason.MELD_TOO_LARGE  # spec §3.5.3, D28
+        if n + w > 7 and not self.mac_allow_8plus_going_out:
+            return IllegalReason.MELD_TOO_LARGE  # spec §3.5.3; D28 lets the engine decide
         if w > self.max_wilds_per_meld:
             return IllegalReason.TOO_MANY_WILDS
         if add_wilds:
