@@ -94,7 +94,21 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     opening = None if concealed_only else q.opening
     opening_now = q.opening is not None
     cap = opening[1] if opening is not None else 0
-    prune = opening is not None and not out and not variant.canasta_waives_minimum
+    wilds = counts[TWO] + counts[JOKER_RANK]
+    # The value bound prunes unless a canasta, which may waive the minimum, is in reach.
+    prune = (
+        opening is not None
+        and not out
+        and not (
+            variant.canasta_waives_minimum
+            and (
+                wilds >= 7
+                or any(
+                    counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= 7 for r in NATURAL_RANKS
+                )
+            )
+        )
+    )
     required = variant.canastas_to_go_out
     blocks_out = variant.wild_meld_blocks_going_out
     memo: dict[tuple[int, ...], bool] = {}
