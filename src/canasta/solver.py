@@ -102,10 +102,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         and not (
             variant.canasta_waives_minimum
             and (
-                wilds >= 7
-                or any(
-                    counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= 7 for r in NATURAL_RANKS
-                )
+                _base_flags(q) & HAND_CANASTA
+                or wilds >= 7
+                or any(counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= 7 for r in NATURAL_RANKS)
             )
         )
     )

@@ -95,7 +95,7 @@ class Group:
     from_hand: bool
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Turn:
     """Progress of the current turn (reset when a turn begins)."""
 
@@ -125,26 +125,24 @@ DRAW, PLAY, ANSWER, OVER = "draw", "play", "answer", "over"
 
 
 _T = TypeVar("_T")
-_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_RESET: dict[type, dict[str, None]] = {}
 
 
 def evolve(inst: _T, **changes: Any) -> _T:
-    """A copy of a frozen attrs value with ``changes``; like ``attrs.evolve`` but much
-    cheaper (no validators run, fields with ``init=False`` are reset to None): the engine
-    calls it on every move."""
+    """A copy of a frozen attrs value (a class with ``slots=False``) with ``changes``.
+
+    Like ``attrs.evolve`` but much cheaper: it copies the instance dictionary instead of
+    running ``__init__`` (no validators run; fields with ``init=False``, the caches, are
+    reset to None). The engine calls it on every move.
+    """
     cls = type(inst)
-    names = _FIELDS.get(cls)
-    if names is None:
-        fields = attrs.fields(cls)  # type: ignore[arg-type]
-        names = (
-            tuple(f.name for f in fields if f.init),
-            tuple(f.name for f in fields if not f.init),
-        )
-        _FIELDS[cls] = names
+    reset = _RESET.get(cls)
+    if reset is None:
+        reset = {f.name: None for f in attrs.fields(cls) if not f.init}  # type: ignore[arg-type]
+        _RESET[cls] = reset
     new = object.__new__(cls)
-    setter = object.__setattr__
-    for name in names[0]:
-        setter(new, name, changes[name] if name in changes else getattr(inst, name))
-    for name in names[1]:
-        setter(new, name, None)
+    data = new.__dict__
+    data.update(inst.__dict__)
+    data.update(changes)
+    data.update(reset)
     return new

@@ -194,7 +194,7 @@ def ints_field(default: tuple[int, ...]) -> Any:
     )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Variant:
     """A rule set: who plays, with what, and every option of spec §5 that applies.
 

@@ -33,7 +33,7 @@ RED_THREES_2DECK = (0, 100, 200, 300, 800)
 RED_THREES_3DECK = (0, 100, 200, 300, 400, 1000, 1200)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ClassicVariant(Variant):
     """The classic game and its player-count presets; fields are the flags of spec §5."""
 

@@ -27,7 +27,7 @@ THREES_BY_COUNT = (0, 100, 300, 500, 1000)
 UNSUPPORTED = ("mac_special_hands", "mac_talons", "mac_turn_card", "mac_covered_last_discard")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ModernAmericanVariant(Variant):
     """Modern American Canasta; fields are the MAC flags of spec §5."""
 
