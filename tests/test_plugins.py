@@ -1,0 +1,423 @@
+"""Variants from other packages (api.md §2): ``register()`` and the entry-point group
+``canasta.variants``, loaded on first use of the registry.
+
+- The example plugin ``examples/plugin`` (package ``canasta_house_rules``, installed by
+  ``make``) is found through ``canasta.variants.names()`` and a deal is played with it.
+- Fake plugins (real ``importlib.metadata.EntryPoint`` objects pointing at modules written
+  to a temporary folder) check loading: once, lazily, all or none; a broken plugin raises a
+  ``VariantError`` naming its entry point on every use of the registry, never skipped.
+  These tests run on a fresh registry holding only the built-ins.
+"""
+
+from __future__ import annotations
+
+import random
+import textwrap
+import uuid
+from collections.abc import Callable, Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import canasta
+from canasta import UnknownVariantError, VariantError, variants
+
+HOUSE = "house-2p-wild"
+
+# -- the example plugin, installed ---------------------------------------------------------
+
+
+def test_example_plugin_is_installed() -> None:
+    found = [e for e in metadata.entry_points(group="canasta.variants") if e.name == HOUSE]
+    if not found:
+        pytest.fail(
+            "the example plugin is not installed: run `make test` or "
+            "`python -m pip install -e examples/plugin`"
+        )
+    assert found[0].value == "canasta_house_rules:house_2p_wild"
+
+
+def test_example_plugin_variant_is_registered() -> None:
+    assert HOUSE in variants.names()
+    house = variants.get(HOUSE)
+    assert house.name == HOUSE
+    # classic-2p with the D1 house rule: wild-card canastas worth 1000.
+    assert house == variants.get(
+        "classic-2p", classic_wild_canasta=True, classic_wild_canasta_bonus=1000
+    ).with_name(HOUSE)
+    assert house.to_config() == {"variant": HOUSE}
+    changed = variants.from_config({"variant": HOUSE, "target_score": 3000})
+    assert changed.to_config() == {"variant": HOUSE, "target_score": 3000}
+    assert variants.from_config(changed.to_config()) == changed
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_deal_with_the_plugin_variant(seed: int) -> None:
+    """A whole deal of random legal moves; the outcome adds up and the position format
+    names the plugin variant."""
+    state = canasta.new_game(HOUSE, seed=seed)
+    assert state.variant.name == HOUSE
+    assert state.to_dict()["variant"] == HOUSE
+    rng = random.Random(seed)
+    plies = 0
+    while not state.is_over:
+        moves = state.legal_moves()
+        assert moves, f"no legal move at ply {plies}"
+        state = state.apply(rng.choice(moves))
+        plies += 1
+        assert plies < 5000
+    outcome = state.outcome()
+    assert outcome is not None
+    assert len(outcome.scores) == 2
+    for side in range(2):
+        assert outcome.scores[side] == sum(points for _label, points in outcome.breakdown[side])
+    assert canasta.GameState.from_dict(state.to_dict()) == state
+
+
+def wild_meld_position(variant: str) -> dict[str, Any]:
+    """Seat 0 (opened: a meld of eights) holds seven wild cards and two more cards."""
+    return {
+        "variant": variant,
+        "to_move": 0,
+        "phase": "play",
+        "hands": ["2C 2D 2H 2S 2C * * 5H 6D", "4C 5C 6C 7C 9C TC JC QC KC AC 4D"],
+        "pile": "7S",
+        "stock": "8C 9D TD JD",
+        "melds": [["8S 8H 8D"], []],
+    }
+
+
+def test_the_house_rule_is_in_force() -> None:
+    """D1 as a house rule: seven wild cards may be melded in house-2p-wild, not in
+    classic-2p, and the wild canasta scores the plugin's bonus of 1000."""
+    house = canasta.GameState.from_dict(wild_meld_position(HOUSE))
+    assert house.is_legal("meld:22222**")
+    classic = canasta.GameState.from_dict(wild_meld_position("classic-2p"))
+    assert not classic.is_legal("meld:22222**")
+    finished = canasta.GameState.from_dict(
+        {
+            "variant": HOUSE,
+            "phase": "over",
+            "to_move": None,
+            "hands": ["", ""],
+            "pile": "",
+            "stock": "",
+            "melds": [["2C 2D 2H 2S 2C * *", "8S 8H 8D"], []],
+        }
+    )
+    outcome = finished.outcome()
+    assert outcome is not None
+    lines = dict(outcome.breakdown[0])
+    assert lines["wild canastas"] == 1000
+    assert lines["melded cards"] == 5 * 20 + 2 * 50 + 3 * 10
+
+
+# -- a fresh registry with fake plugins ------------------------------------------------------
+
+
+class Plugins:
+    """Writes plugin modules to a temporary folder and serves their entry points."""
+
+    def __init__(self, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.folder = folder
+        self.entries: list[metadata.EntryPoint] = []
+        self.listed = 0
+        monkeypatch.syspath_prepend(str(folder))
+        monkeypatch.setattr(variants, "_entry_points", self._list)
+
+    def _list(self) -> list[metadata.EntryPoint]:
+        self.listed += 1
+        return list(self.entries)
+
+    def add(self, name: str, source: str, attr: str = "plugin") -> metadata.EntryPoint:
+        """A plugin module with ``source``; its entry point ``name`` names ``attr``."""
+        module = f"fake_plugin_{uuid.uuid4().hex}"
+        (self.folder / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+        entry = metadata.EntryPoint(name=name, value=f"{module}:{attr}", group="canasta.variants")
+        self.entries.append(entry)
+        return entry
+
+    def add_missing(self, name: str) -> metadata.EntryPoint:
+        entry = metadata.EntryPoint(
+            name=name, value="no_such_module_for_canasta:plugin", group="canasta.variants"
+        )
+        self.entries.append(entry)
+        return entry
+
+
+@pytest.fixture
+def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Plugins]:
+    """A registry with the built-ins only, plugins not loaded yet, and fake entry points."""
+    monkeypatch.setattr(variants, "_PRESETS", {})
+    monkeypatch.setattr(variants, "_ALIASES", {})
+    monkeypatch.setattr(variants, "_plugins_loaded", False)
+    variants._builtins()
+    yield Plugins(tmp_path, monkeypatch)
+
+
+def renamed(name: str, **options: Any) -> str:
+    """Plugin source: a function ``plugin`` returning classic-2p renamed."""
+    return f"""
+        from canasta import variants
+
+        def plugin():
+            return variants.get("classic-2p", **{options!r}).with_name({name!r})
+        """
+
+
+def test_plugins_load_once_on_first_use(plugins: Plugins) -> None:
+    plugins.add("house", renamed("house-a", draw_count=1))
+    assert plugins.listed == 0  # nothing is looked up before the registry is used
+    assert "house-a" in variants.names()
+    assert variants.names()[-1] == "house-a"
+    variants.get("house-a")
+    variants.aliases()
+    assert plugins.listed == 1
+    assert variants.get("house-a").draw_count == 1
+
+
+@pytest.mark.parametrize("first_use", ["names", "get", "aliases", "from_config", "new_game"])
+def test_every_use_of_the_registry_loads_plugins(plugins: Plugins, first_use: str) -> None:
+    plugins.add("house", renamed("house-b"))
+    uses: dict[str, Callable[[], object]] = {
+        "names": variants.names,
+        "get": lambda: variants.get("classic"),
+        "aliases": variants.aliases,
+        "from_config": lambda: variants.from_config({"variant": "classic"}),
+        "new_game": lambda: canasta.new_game("classic", seed=1),
+    }
+    uses[first_use]()
+    assert plugins.listed == 1
+    assert variants.get("house-b").name == "house-b"
+
+
+def test_entry_point_naming_a_variant_object(plugins: Plugins) -> None:
+    plugins.add(
+        "obj",
+        """
+        from canasta.variants import ClassicVariant
+
+        plugin = ClassicVariant(name="house-object", target_score=2500)
+        """,
+    )
+    assert variants.get("house-object").target_score == 2500
+    assert variants.from_config({"variant": "house-object"}).to_config() == {
+        "variant": "house-object"
+    }
+
+
+def test_entry_point_giving_several_variants_with_aliases(plugins: Plugins) -> None:
+    plugins.add(
+        "several",
+        """
+        from canasta import variants
+
+        def plugin():
+            quick = variants.get("classic", target_score=2500).with_name("house-quick")
+            slow = variants.get("classic", target_score=10000).with_name("house-slow")
+            return [(quick, ("quick", "q")), slow]
+        """,
+    )
+    assert variants.names()[-2:] == ("house-quick", "house-slow")
+    assert variants.aliases()["quick"] == "house-quick"
+    assert variants.get("q") is variants.get("house-quick")
+    assert variants.get("house-slow").target_score == 10000
+
+
+def test_the_plugin_may_use_the_registry_while_loading(plugins: Plugins) -> None:
+    plugins.add(
+        "curious",
+        """
+        from canasta import variants
+
+        def plugin():
+            assert "classic" in variants.names()
+            return variants.get("mac", target_score=5000).with_name("house-mac")
+        """,
+    )
+    assert variants.get("house-mac").target_score == 5000
+
+
+def assert_names_entry(error: pytest.ExceptionInfo[VariantError], entry: str) -> None:
+    assert f"plugin entry point {entry!r}" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("source", "needle"),
+    [
+        ("def plugin():\n    raise RuntimeError('database is down')\n", "database is down"),
+        ("def plugin(:\n    pass\n", "SyntaxError"),
+        ("import no_such_dependency_of_the_plugin\n", "no_such_dependency_of_the_plugin"),
+        ("other = 1\n", "AttributeError"),  # the attribute is missing
+        ("def plugin():\n    return None\n", "gave None"),
+        ("def plugin():\n    return 'classic'\n", "gave 'classic'"),
+        ("def plugin():\n    return {'variant': 'classic'}\n", "expected a Variant"),
+        ("def plugin():\n    return []\n", "gave []"),
+        ("def plugin():\n    return [1]\n", "gave 1"),
+        ("plugin = 42\n", "gave 42"),
+        (
+            "from canasta import variants\n"
+            "def plugin():\n    return variants.get('classic', draw_count=5)\n",
+            "draw_count",
+        ),
+        (
+            "from canasta import variants\n"
+            "def plugin():\n    return [(variants.get('classic').with_name('h-x'), 'hx')]\n",
+            "aliases",
+        ),
+        (
+            "from canasta import variants\n"
+            "def plugin():\n    return [(variants.get('classic').with_name('h-y'), ('h y',))]\n",
+            "'h y'",
+        ),
+    ],
+)
+def test_a_broken_plugin_raises_naming_its_entry_point(
+    plugins: Plugins, source: str, needle: str
+) -> None:
+    plugins.add("broken-one", source)
+    with pytest.raises(VariantError) as error:
+        variants.names()
+    assert_names_entry(error, "broken-one")
+    assert needle in str(error.value)
+
+
+def test_a_missing_module_raises_naming_the_entry_point(plugins: Plugins) -> None:
+    plugins.add_missing("gone")
+    with pytest.raises(VariantError) as error:
+        variants.get("classic")
+    assert_names_entry(error, "gone")
+    assert "no_such_module_for_canasta" in str(error.value)
+    assert isinstance(error.value.__cause__, ModuleNotFoundError)
+
+
+def test_a_broken_plugin_is_never_skipped_and_nothing_half_loads(plugins: Plugins) -> None:
+    """The error comes back on every use (not once, then silence); the good plugin loaded
+    beside it is not registered until the broken one is fixed."""
+    plugins.add("good", renamed("house-good"))
+    broken = plugins.add_missing("broken")
+    for _ in range(2):
+        with pytest.raises(VariantError, match="'broken'"):
+            variants.names()
+    with pytest.raises(VariantError, match="'broken'"):
+        canasta.new_game("classic", seed=1)
+    plugins.entries.remove(broken)
+    assert variants.names()[-1] == "house-good"
+
+
+@pytest.mark.parametrize("taken", ["classic", "mac", "classic-2p"])
+def test_a_plugin_reusing_a_name_is_refused(plugins: Plugins, taken: str) -> None:
+    plugins.add("good", renamed("house-good"))
+    plugins.add("thief", renamed(taken))
+    with pytest.raises(VariantError) as error:
+        variants.names()
+    assert_names_entry(error, "thief")
+    assert f"{taken!r} is already registered" in str(error.value)
+    # All or none: the good plugin is not half-registered either.
+    plugins.entries.pop()
+    assert variants.names()[-1] == "house-good"
+    assert variants.get(taken).name == variants.aliases().get(taken, taken)
+
+
+def test_two_plugins_with_one_name(plugins: Plugins) -> None:
+    plugins.add("first", renamed("house-same"))
+    plugins.add("second", renamed("house-same", draw_count=1))
+    with pytest.raises(VariantError) as error:
+        variants.names()
+    assert_names_entry(error, "second")
+
+
+def test_a_plugin_alias_reusing_a_builtin_alias(plugins: Plugins) -> None:
+    plugins.add(
+        "aliased",
+        """
+        from canasta import variants
+
+        def plugin():
+            return [(variants.get("classic").with_name("house-mac-like"), ("mac",))]
+        """,
+    )
+    with pytest.raises(VariantError, match="'mac' is already registered as an alias"):
+        variants.names()
+
+
+def test_listing_the_entry_points_fails(plugins: Plugins, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> list[metadata.EntryPoint]:
+        raise OSError("metadata unreadable")
+
+    monkeypatch.setattr(variants, "_entry_points", broken)
+    with pytest.raises(VariantError, match="metadata unreadable"):
+        variants.names()
+
+
+# -- register() -------------------------------------------------------------------------------
+
+
+def test_register_adds_a_variant_with_aliases(plugins: Plugins) -> None:
+    house = variants.get("classic", target_score=3000).with_name("house-3000")
+    variants.register(house, aliases=("h3000",))
+    assert variants.names()[-1] == "house-3000"
+    assert variants.get("h3000") is house
+    assert variants.from_config({"variant": "house-3000"}) == house
+    assert variants.from_config(house.with_options({"draw_count": 2}).to_config()).draw_count == 2
+    assert canasta.new_game("h3000", seed=2).variant is house
+
+
+@pytest.mark.parametrize(
+    ("name", "aliases", "needle"),
+    [
+        ("classic", (), "'classic' is already registered as a variant"),
+        ("mac", (), "'mac' is already registered as an alias of 'modern-american'"),
+        ("house-new", ("classic-2p",), "'classic-2p' is already registered"),
+        ("house-new", ("classic2",), "'classic2' is already registered"),
+        ("house-new", ("house-new",), "'house-new' is given twice"),
+        ("house-new", ("hn", "hn"), "'hn' is given twice"),
+        ("house-new", "hn", "must be a list of names"),
+        ("house-new", ("",), "variant alias"),
+        ("house-new", ("h n",), "variant alias"),
+        ("house-new", (3,), "variant alias"),
+    ],
+)
+def test_register_refuses_duplicates_and_bad_aliases(
+    plugins: Plugins, name: str, aliases: Any, needle: str
+) -> None:
+    before = (variants.names(), variants.aliases())
+    with pytest.raises(VariantError) as error:
+        variants.register(variants.get("classic").with_name(name), aliases=aliases)
+    assert needle in str(error.value)
+    assert (variants.names(), variants.aliases()) == before
+
+
+def test_register_needs_a_variant(plugins: Plugins) -> None:
+    with pytest.raises(VariantError, match="needs a Variant"):
+        variants.register({"variant": "classic"})  # type: ignore[arg-type]
+
+
+def test_register_loads_the_plugins_first(plugins: Plugins) -> None:
+    """A name taken by a plugin is refused at register() time, not later."""
+    plugins.add("house", renamed("house-taken"))
+    with pytest.raises(VariantError, match="'house-taken' is already registered"):
+        variants.register(variants.get("classic").with_name("house-taken"))
+    assert plugins.listed == 1
+    assert variants.get("house-taken").players == 2  # the plugin's classic-2p
+
+
+def test_unregister(plugins: Plugins) -> None:
+    house = variants.get("classic").with_name("house-gone")
+    variants.register(house, aliases=("hg",))
+    assert variants.unregister("hg") is house
+    assert "house-gone" not in variants.names()
+    assert "hg" not in variants.aliases()
+    with pytest.raises(UnknownVariantError):
+        variants.get("house-gone")
+    with pytest.raises(UnknownVariantError):
+        variants.unregister("house-gone")
+    variants.register(house)  # the name is free again
+
+
+@pytest.mark.parametrize("bad", ["", "two words", "-dash-first", "1st", "semi;colon", 7])
+def test_with_name_checks_the_name(bad: Any) -> None:
+    with pytest.raises(VariantError, match="variant name"):
+        variants.get("classic").with_name(bad)
