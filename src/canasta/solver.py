@@ -16,6 +16,7 @@ canastas are each completed by a single last card; there the search is slightly 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -102,7 +103,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         and not (
             variant.canasta_waives_minimum
             and (
-                _base_flags(q) & HAND_CANASTA
+                _base_flags(q, ()) & HAND_CANASTA
                 or wilds >= 7
                 or any(counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= 7 for r in NATURAL_RANKS)
             )
@@ -197,7 +198,8 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                 for j in range(min(jokers, max_wilds - t), -1, -1):
                     w = t + j
                     if k == 0 and w == 0:
-                        step: tuple[int, int] | None = (0, 0)
+                        # Untouched rank: its own group (if any) keeps its flags.
+                        step: tuple[int, int] | None = (0, group_flags_of(q, rank))
                     else:
                         step = _place(
                             variant, q, rank, meld, k, w, opening_now, concealed_only, out
@@ -222,7 +224,8 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         memo[key] = result
         return result
 
-    return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, _base_flags(q))
+    base = _base_flags(q, ranks)
+    return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, base)
 
 
 def _wild_incomplete(q: Query) -> bool:
@@ -233,12 +236,18 @@ def _has_concealed_canasta(q: Query) -> bool:
     return any(g is not None and g[0] + g[1] >= 7 for g in q.groups)
 
 
-def _base_flags(q: Query) -> int:
+def _base_flags(q: Query, ranks: Sequence[int]) -> int:
+    """Content flags of the turn's groups on ranks the search will not revisit."""
     flags = 0
     for rank, group in enumerate(q.groups):
-        if group is not None:
+        if group is not None and rank not in ranks:
             flags |= group_flags(rank, group[0], group[1], group[2])
     return flags
+
+
+def group_flags_of(q: Query, rank: int) -> int:
+    group = q.groups[rank]
+    return 0 if group is None else group_flags(rank, group[0], group[1], group[2])
 
 
 def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
