@@ -1,0 +1,178 @@
+"""Property tests: invariants of every registered variant on states reached by random play.
+
+Each test runs once per variant of ``canasta.variants.names()`` on states that Hypothesis
+reaches by random legal moves (see ``strategies.played``). The checks are written here
+directly from api.md (not through :mod:`canasta.testing`), so they are a second,
+independent implementation of the conformance checks.
+
+Runs are deterministic (``derandomize=True``, no example database), so CI sees the same
+examples every time. A failing example prints as ``canasta.new_game(...).play(...)``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import canasta
+from strategies import Played, move_texts, played, seeds
+
+NAMES = canasta.variants.names()
+
+PROPERTIES = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=20,
+    # No shrinking: a failure prints its replay line at once instead of minutes later.
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+by_variant = pytest.mark.parametrize("name", NAMES)
+
+
+def _bag(text: str) -> Counter[str]:
+    return Counter(str(card) for card in canasta.parse_cards(text))
+
+
+def _cards_of_position(data: dict[str, Any]) -> Counter[str]:
+    """Every card a position shows, by card text (api.md §6 plus the pending pile cards)."""
+    cards: Counter[str] = Counter()
+    for text in [*data["hands"], data["pile"], data["stock"], *data["threes"]]:
+        cards += _bag(text)
+    for side in data["melds"]:
+        for meld in side:
+            cards += _bag(meld)
+    cards += _bag(data.get("turn", {}).get("waiting", ""))
+    return cards
+
+
+def _deck(variant: canasta.Variant) -> Counter[str]:
+    deck = Counter({rank + suit: variant.decks for rank in "A23456789TJQK" for suit in "SHDC"})
+    deck["*"] = 2 * variant.decks
+    return deck
+
+
+def _suit_free(move: canasta.Move) -> bool:
+    _kind, _sep, body = str(move).partition(":")
+    return not any(ch in "SHDC" for ch in body)
+
+
+@by_variant
+@PROPERTIES
+@given(data=st.data())
+def test_every_card_is_in_exactly_one_place(name: str, data: st.DataObject) -> None:
+    game = data.draw(played(name))
+    state = game.state
+    assert _cards_of_position(state.to_dict()) == _deck(state.variant)
+
+
+@by_variant
+@PROPERTIES
+@given(data=st.data())
+def test_every_listed_move_is_legal_and_applies(name: str, data: st.DataObject) -> None:
+    game = data.draw(played(name))
+    state = game.state
+    before = state.to_dict()
+    legal = state.legal_moves()
+    assert len(set(legal)) == len(legal), "a move is listed twice"
+    assert (not legal) == state.is_over
+    for move in legal:
+        assert _suit_free(move), move
+        assert canasta.parse_move(str(move)) == move
+        assert state.check(move) is None, move
+        assert state.is_legal(str(move)), move
+        after = state.apply(move)
+        assert after != state, move
+        assert _cards_of_position(after.to_dict()) == _deck(state.variant), move
+    assert state.to_dict() == before, "applying moves changed the state"
+    assert state == canasta.GameState.from_dict(before)
+
+
+@by_variant
+@PROPERTIES
+@given(data=st.data())
+def test_unlisted_moves_are_rejected_without_change(name: str, data: st.DataObject) -> None:
+    game = data.draw(played(name))
+    state = game.state
+    before = state.to_dict()
+    legal = set(state.legal_moves())
+    for _ in range(8):
+        text = data.draw(move_texts(state))
+        move = canasta.parse_move(text)
+        reason = state.check(move)
+        assert (reason is None) == (move in legal), (text, reason)
+        if reason is None:
+            continue
+        assert isinstance(reason, canasta.IllegalReason)
+        with pytest.raises(canasta.IllegalMoveError) as info:
+            state.apply(text)
+        assert info.value.reason is reason
+        assert state.to_dict() == before
+
+
+@by_variant
+@PROPERTIES
+@given(data=st.data())
+def test_position_format_round_trips(name: str, data: st.DataObject) -> None:
+    game = data.draw(played(name))
+    state = game.state
+    as_dict = state.to_dict()
+    back = canasta.GameState.from_dict(json.loads(json.dumps(as_dict)))
+    assert back == state
+    assert back.legal_moves() == state.legal_moves()
+    assert back.to_dict() == as_dict
+    text = state.to_json()
+    assert json.loads(text) == as_dict
+    again = canasta.GameState.from_json(text)
+    assert again == state
+    assert again.legal_moves() == state.legal_moves()
+
+
+@by_variant
+@PROPERTIES
+@given(data=st.data())
+def test_outcome_only_when_over(name: str, data: st.DataObject) -> None:
+    game = data.draw(played(name))
+    state = game.state
+    assert (state.outcome() is None) == (not state.is_over)
+    assert (state.to_move is None) == state.is_over
+    assert state.phase in ("draw", "play", "answer", "over")
+
+
+def _play_out(name: str, seed: int, limit: int = 20000) -> Played:
+    rng = random.Random(seed)
+    state = canasta.new_game(name, seed=seed)
+    moves: list[canasta.Move] = []
+    while not state.is_over and len(moves) < limit:
+        move = rng.choice(state.legal_moves())
+        state = state.apply(move)
+        moves.append(move)
+    return Played(name, seed, tuple(moves), state)
+
+
+@by_variant
+@PROPERTIES
+@given(seed=seeds())
+def test_deals_end_and_score_in_fives(name: str, seed: int) -> None:
+    game = _play_out(name, seed)
+    state = game.state
+    assert state.is_over, f"{game!r} has not ended after {len(game.moves)} plies"
+    outcome = state.outcome()
+    assert outcome is not None
+    sides = state.variant.sides
+    assert len(outcome.scores) == len(outcome.breakdown) == sides
+    for score, rows in zip(outcome.scores, outcome.breakdown, strict=True):
+        assert score == sum(points for _label, points in rows), rows
+        assert score % 5 == 0, rows
+    if outcome.went_out is not None:
+        assert not state.hands[outcome.went_out]
+    assert tuple(event.move for event in state.history()) == game.moves
+    assert canasta.new_game(name, seed=seed).play(game.moves) == state
