@@ -556,10 +556,22 @@ def check_variant(
 ) -> None:
     """Play ``deals`` random deals of ``variant`` and check the engine's invariants.
 
-    ``variant`` is a :class:`~canasta.variants.base.Variant`, a registered name or a
-    config mapping. Deal ``i`` uses the seed ``seed + i``. Raises :class:`ConformanceError`
-    (an ``AssertionError``) naming the variant, seed and ply of the first failure; see the
-    module docstring for the list of invariants.
+    See the module docstring for the list of invariants. Each deal takes about half a
+    second to a second: every ply checks all listed moves, 30 other candidates and both
+    serialisation round trips.
+
+    Args:
+        variant: a :class:`~canasta.variants.base.Variant`, a registered name or a config
+            mapping. Positions name their variant, so a plugin's variant must be
+            registered.
+        deals: how many deals to play; deal ``i`` is ``new_game(variant, seed=seed + i)``.
+        seed: the seed of the first deal.
+        max_plies: a deal that has not ended after this many moves fails.
+
+    Raises:
+        ConformanceError: an ``AssertionError`` naming the variant, the seed, the ply and
+            the moves that lead to the first failure.
+        ValueError: ``deals`` is negative or ``max_plies`` is below 1.
     """
     if deals < 0 or max_plies < 1:
         raise ValueError(f"deals must be >= 0 and max_plies >= 1, got {deals} and {max_plies}")
