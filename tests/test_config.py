@@ -67,6 +67,8 @@ def valid_configs(draw: st.DrawFn) -> dict[str, Any]:
     if final("cutthroat") if "cutthroat" in specs else False:
         options["players"] = options["sides"] = 3  # spec §3.3
     elif "players" in options or "sides" in options:
+        if final("players") == 5:
+            options["players"] = draw(st.sampled_from([2, 3, 4, 6]))  # spec §3.6
         players = final("players")
         options["sides"] = draw(st.sampled_from([s for s in range(2, 7) if players % s == 0]))
     if preset.family == "modern":
@@ -253,7 +255,8 @@ BAD_OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("classic-6p", {"decks": 1}, "hand_size"),
     ("modern-american", {"hand_size": 27}, "hand_size"),  # 108 cards, nothing to draw
     ("classic", {"sides": 3}, "sides"),  # 3 sides do not divide 4 seats
-    ("classic", {"players": 5}, "sides"),
+    ("classic", {"players": 5}, "players"),  # spec §3.6: not supported
+    ("classic-3p", {"players": 5, "sides": 5}, "players"),
     ("classic", {"players": 3}, "sides"),
     ("classic-2p", {"players": 3}, "sides"),
     ("classic-6p", {"sides": 4}, "sides"),

@@ -229,6 +229,9 @@ class Variant:
 
     def _check_combinations(self) -> None:
         """Refuse option values that are valid alone but impossible together."""
+        # Spec §3.6: Canasta for five is not supported (no source gives its rules).
+        if self.players == 5:
+            raise VariantError("option 'players': five players are not supported (rules spec §3.6)")
         # api.md §2: seat s plays for side s % sides, so the sides must divide the seats for
         # every side to hold the same number of seats and every seat exactly one side.
         if self.players % self.sides:
