@@ -136,7 +136,7 @@ def _load_plugins() -> None:
         return
     with _lock:
         # A plugin may use the registry while it is loaded (e.g. to build on a preset):
-        # it then sees the built-ins and the plugins loaded so far.
+        # it then sees the built-ins (and what was registered by hand), no other plugin.
         if _plugins_loaded or _plugins_loading:
             return
         _plugins_loading = True
