@@ -235,6 +235,7 @@ def _query(
         groups=tuple(groups),
         concealed=concealed,
         no_out=turn.permission is False,
+        no_discard=turn.no_discard,
     )
 
 

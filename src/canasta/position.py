@@ -252,7 +252,8 @@ def from_dict(data: Any) -> GameState:
         built = [_meld(variant, _cards(m, f"melds[{s}]"), f"melds[{s}]") for m in side]
         built.sort(key=lambda m: (m.rank == WILD_RANK, m.rank, -m.size))
         if variant.merges_same_rank:
-            ranks = [m.rank for m in built]
+            # Several black-three melds can exist with 3 decks (each of 3 or 4 threes).
+            ranks = [m.rank for m in built if m.rank != THREE]
             if len(ranks) != len(set(ranks)):
                 raise _fail(f"melds[{s}]: two melds of the same rank")
         melds.append(tuple(built))

@@ -64,8 +64,7 @@ def classic_side(
     red = sum(len(st.threes[s]) for s in sides) + sum(
         1 for s in seats for c in st.hands[s] if c in variant.laid_out_threes
     )
-    table = variant.red_three_scores
-    magnitude = table[red] if red < len(table) else table[-1]
+    magnitude = variant.red_three_scores[red]  # one entry per possible count (validated)
     sign = 1 if melds else -1
     cards_sign = (
         -1
@@ -149,7 +148,7 @@ def modern_side(st: GameState, side: int) -> tuple[ScoreLine, ...]:
             natural += variant.natural_canasta_bonus
     red = sum(1 for c in st.threes[side] if c in (9, 10))
     black = len(st.threes[side]) - red
-    threes = THREES_BY_COUNT[min(red, 4)] + THREES_BY_COUNT[min(black, 4)]
+    threes = THREES_BY_COUNT[red] + THREES_BY_COUNT[black]  # two decks: at most 4 each
     sign = 1 if len(canastas) >= 2 else 0 if len(canastas) == 1 else -1
     unfinished = 0
     for m in melds:

@@ -60,6 +60,9 @@ class Query(NamedTuple):
     concealed: bool
     #: going out is forbidden this turn (partner said no)
     no_out: bool
+    #: no discard this turn (a three drawn as the last stock card, D11): going out must
+    #: meld every card
+    no_discard: bool = False
 
 
 def feasible(variant: Variant, query: Query) -> bool:
@@ -155,7 +158,10 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             may_out = c >= required and not q.no_out and not (blocks_out and wild_incomplete)
             done = opening is None or variant.opening_done(opening[0] + v, opening[1], f)
             if out:
-                if cards_left > 1 or (needs_discard and cards_left != 1):
+                if q.no_discard:
+                    if cards_left or needs_discard:
+                        continue
+                elif cards_left > 1 or (needs_discard and cards_left != 1):
                     continue
                 if not (may_out and done):
                     continue

@@ -323,8 +323,9 @@ class Variant:
         return False
 
     def blocks_pile(self, code: int) -> bool:
-        """Spec §2.7 `blocked`: a wild card or a black three on top."""
-        return code == 52 or code >> 2 == 1 or code in (8, 11)
+        """Spec §2.7 `blocked` and T1: only a natural card on top can be taken (a wild or a
+        black three blocks; so does a red three left as the upcard, spec §3.7)."""
+        return code == 52 or code >> 2 in (1, 2)
 
     def initial_minimum(self, score: int) -> int:
         """The initial-meld minimum for a side's cumulative score (spec §2.8, §3.5.4)."""
