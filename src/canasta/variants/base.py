@@ -60,6 +60,11 @@ def check_name(value: object, what: str = "variant name") -> str:
     return value
 
 
+def shown(value: object) -> str:
+    """An option value as it would be written in a config file (for messages)."""
+    return _shown(value)
+
+
 def _check_int(low: int, high: int | None = None) -> _Validator:
     def check(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         # type() and not isinstance(): a bool is an int in Python, but not a valid count.
@@ -246,31 +251,6 @@ class Variant:
             raise VariantError(
                 f"option 'hand_size': {self.players} hands of {self.hand_size} cards leave "
                 f"no stock in {self.decks} deck(s) of 54 cards"
-            )
-        # Classic: one entry per possible number of red threes (0 to 2 per deck), and the
-        # table starts at 0 (negative scores have `negative_score_minimum`).
-        red_scores = getattr(self, "red_three_scores", None)
-        if red_scores is not None and len(red_scores) != 2 * self.decks + 1:
-            raise VariantError(
-                f"option 'red_three_scores' needs {2 * self.decks + 1} entries (for 0 to "
-                f"{2 * self.decks} red threes with {self.decks} deck(s)), got {_shown(red_scores)}"
-            )
-        table = getattr(self, "minimum_table", None)
-        if hasattr(self, "negative_score_minimum") and table is not None and table[0][0] != 0:
-            raise VariantError(
-                f"option 'minimum_table' must start at a score of 0 (negative scores use "
-                f"'negative_score_minimum'), got {_shown(table)}"
-            )
-        # Spec §3.3 cutthroat: three players, each alone until the lone hand is known.
-        if getattr(self, "cutthroat", False) and (self.players, self.sides) != (3, 3):
-            raise VariantError(
-                f"option 'cutthroat' needs 3 players in 3 sides, got {self.players} players "
-                f"in {self.sides} sides"
-            )
-        # Modern American scores threes by colour up to four each (spec §3.5.9): 2 decks.
-        if self.family == "modern" and self.decks != 2:
-            raise VariantError(
-                f"option 'decks': Modern American Canasta is played with 2 decks, got {self.decks}"
             )
 
     # -- structure ---------------------------------------------------------------------

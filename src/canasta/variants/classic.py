@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from canasta.cards import JOKER, THREE, TWO
-from canasta.errors import IllegalReason
+from canasta.errors import IllegalReason, VariantError
 
 if TYPE_CHECKING:
     from canasta.scoring import ScoreLine
@@ -22,6 +22,7 @@ from canasta.variants.base import (
     choice_field,
     int_field,
     ints_field,
+    shown,
     table_field,
 )
 
@@ -66,6 +67,29 @@ class ClassicVariant(Variant):
     cutthroat: bool = bool_field(False)  # type: ignore[misc]
 
     family = "classic"
+
+    def _check_combinations(self) -> None:
+        super()._check_combinations()
+        # One entry per possible number of red threes (0 to 2 per deck).
+        if len(self.red_three_scores) != 2 * self.decks + 1:
+            raise VariantError(
+                f"option 'red_three_scores' needs {2 * self.decks + 1} entries (for 0 to "
+                f"{2 * self.decks} red threes with {self.decks} deck(s)), "
+                f"got {shown(self.red_three_scores)}"
+            )
+        # The table starts at 0: negative scores have `negative_score_minimum`.
+        if self.minimum_table[0][0] != 0:
+            raise VariantError(
+                f"option 'minimum_table' must start at a score of 0 (negative scores use "
+                f"'negative_score_minimum'), got {shown(self.minimum_table)}"
+            )
+        # Spec §3.3 cutthroat: three players, each alone until the lone hand is known.
+        if self.cutthroat and (self.players, self.sides) != (3, 3):
+            raise VariantError(
+                f"option 'cutthroat' needs 3 players in 3 sides, got {self.players} players "
+                f"in {self.sides} sides"
+            )
+
     laid_out_threes = frozenset({9, 10})  # 3H, 3D: spec §2.6
 
     def upcard_covered(self, code: int) -> bool:

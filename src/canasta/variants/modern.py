@@ -66,8 +66,13 @@ class ModernAmericanVariant(Variant):
     canasta_waives_minimum: ClassVar[bool] = True
     restricts_discards: ClassVar[bool] = True
 
-    def __attrs_post_init__(self) -> None:
-        super().__attrs_post_init__()
+    def _check_combinations(self) -> None:
+        super()._check_combinations()
+        # Threes are scored by colour, up to four each (spec §3.5.9): two decks.
+        if self.decks != 2:
+            raise VariantError(
+                f"option 'decks': Modern American Canasta is played with 2 decks, got {self.decks}"
+            )
         if self.players != 4 or self.sides != 2:
             raise VariantError(
                 "option 'players': Modern American Canasta is for 4 players in 2 sides"
