@@ -1,0 +1,569 @@
+"""The ``canasta`` command line (also ``python -m canasta``).
+
+Subcommands: ``variants``, ``play``, ``simulate``, ``validate`` and ``moves``; each has
+``--help``. Exit status: 0 on success, 1 when the rules say no (an illegal record or
+position, a game that could not go on), 2 on a usage error (bad options, unreadable file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TextIO
+
+from canasta import records
+from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot
+from canasta.display import draw_observation, draw_outcome, format_moves, style_for
+from canasta.errors import (
+    CanastaError,
+    IllegalMoveError,
+    NotationError,
+    PositionError,
+    RecordError,
+    ReplayError,
+    UnknownVariantError,
+    VariantError,
+)
+from canasta.match import Match
+from canasta.moves import Move, parse_move
+from canasta.observation import Observation, next_history, observe
+from canasta.state import GameState
+from canasta.variants import get, names
+from canasta.variants.base import Variant
+
+__all__ = ["main"]
+
+OK, RULES, USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with the command's arguments (exit status 2)."""
+
+
+def _variant(name: str, target: int | None) -> Variant:
+    try:
+        return get(name, target_score=target) if target is not None else get(name)
+    except (UnknownVariantError, VariantError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _bot_names(text: str) -> list[str]:
+    chosen = [part.strip() for part in text.split(",") if part.strip()]
+    for name in chosen:
+        if name not in BOTS:
+            raise UsageError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
+    if not chosen:
+        raise UsageError("--bots needs at least one bot name")
+    return chosen
+
+
+# -- variants ----------------------------------------------------------------------------
+
+
+def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    rows = []
+    for name in names():
+        v = get(name)
+        rows.append(
+            {
+                "name": name,
+                "family": v.family,
+                "players": v.players,
+                "sides": v.sides,
+                "decks": v.decks,
+                "hand": v.hand_size,
+                "draw": v.draw_count,
+                "canastas to go out": v.canastas_to_go_out,
+                "target": v.target_score,
+            }
+        )
+    if args.json:
+        print(json.dumps(rows, indent=2), file=out)
+        return OK
+    headers = list(rows[0]) if rows else []
+    widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
+    print("  ".join(h.ljust(widths[h]) for h in headers), file=out)
+    print("  ".join("-" * widths[h] for h in headers), file=out)
+    for row in rows:
+        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers), file=out)
+    return OK
+
+
+# -- play --------------------------------------------------------------------------------
+
+_PLAY_HELP = """\
+Enter a move by its number in the list, or in notation (api.md §3):
+  draw               draw from the stock
+  take:KK  take      take the pile (meld its top card with these cards; bare: lay it off)
+  meld:KKK2          meld cards from hand          add:K+K2   lay off on your K meld
+  discard:7          discard (ends the turn)       ask / yes / no / end
+Ranks alone (K) mean any card of that rank; K♥ is written KH.
+Commands: help, hint (what the greedy bot would play), moves (list again),
+          table (draw the table again), quit."""
+
+
+class _Human:
+    """Plays a seat from the terminal."""
+
+    def __init__(self, inp: TextIO, out: TextIO, style: Any) -> None:
+        self.inp, self.out, self.style = inp, out, style
+        self.hinter = GreedyBot()
+
+    def ask(self, prompt: str) -> str | None:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            return None
+        return line.strip()
+
+    def choose(self, obs: Observation, heading: str) -> Move | None:
+        """A legal move from the user, or None to quit."""
+        moves = obs.legal_moves
+        print(draw_observation(obs, self.style, heading=heading), file=self.out)
+        print(format_moves(moves), file=self.out)
+        while True:
+            text = self.ask(f"Your move (1-{len(moves)}, notation, help): ")
+            if text is None or text.lower() in ("quit", "exit", "q"):
+                return None
+            lowered = text.lower()
+            if not text:
+                continue
+            if lowered in ("help", "?"):
+                print(_PLAY_HELP, file=self.out)
+                continue
+            if lowered == "hint":
+                print(f"hint: {self.hinter.choose(obs)}", file=self.out)
+                continue
+            if lowered in ("moves", "list"):
+                print(format_moves(moves), file=self.out)
+                continue
+            if lowered in ("table", "show"):
+                print(draw_observation(obs, self.style, heading=heading), file=self.out)
+                print(format_moves(moves), file=self.out)
+                continue
+            if text.isdigit():
+                index = int(text)
+                if 1 <= index <= len(moves):
+                    return moves[index - 1]
+                print(f"choose a number from 1 to {len(moves)}", file=self.out)
+                continue
+            try:
+                move = parse_move(text)
+            except NotationError as exc:
+                print(f"not a move: {exc} (type help)", file=self.out)
+                continue
+            return move
+
+
+def _describe(state: GameState, after: GameState, move: Move, style: Any) -> str:
+    """A line telling what a move did, with the exact cards shown to the table."""
+    from canasta.cards import CARDS
+
+    event = next_history((), state, move, after)[-1]
+    text = f"seat {event.seat}: {move}"
+    if event.cards:
+        text += f"  ({style.cards(CARDS[c] for c in event.cards)})"
+    if event.threes:
+        text += f"  threes laid: {style.cards(CARDS[c] for c in event.threes)}"
+    return text
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    variant = _variant(args.variant, args.target)
+    players = variant.players
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be from 0 to {players - 1} in {variant.name}")
+    bot_names = _bot_names(args.bots)
+    others = [s for s in range(players) if s != args.seat]
+    if len(bot_names) == 1:
+        bot_names = bot_names * len(others)
+    if len(bot_names) != len(others):
+        raise UsageError(f"--bots needs one name, or one per other seat ({len(others)})")
+    seed = args.seed
+    bots: dict[int, Bot] = {
+        s: make_bot(n, None if seed is None else seed * 31 + s)
+        for s, n in zip(others, bot_names, strict=True)
+    }
+    style = style_for(out, args.ascii)
+    human = _Human(sys.stdin, out, style)
+    labels = [f"{bot_names[others.index(s)]}" if s != args.seat else "you" for s in range(players)]
+    print(
+        f"canasta play: {variant.name}, you are seat {args.seat} (side "
+        f"{variant.side_of(args.seat)}); "
+        + ", ".join(f"seat {s}: {labels[s]}" for s in range(players)),
+        file=out,
+    )
+    match = Match.new(variant, seed=seed)
+    while True:
+        state = match.state
+        if state.is_over:
+            break
+        seat = state.to_move
+        assert seat is not None
+        obs = observe(state, seat)
+        heading = f"Deal {match.deal_number} of a {variant.name} match (seed {match.seed})"
+        if seat == args.seat:
+            if not obs.legal_moves:
+                print("No legal move is available: the game cannot go on.", file=out)
+                return RULES
+            move = human.choose(obs, heading)
+            if move is None:
+                print("Goodbye.", file=out)
+                return OK
+            reason = state.check(move)
+            if reason is not None:
+                print(f"illegal: {move}: {reason.value}", file=out)
+                continue
+        else:
+            try:
+                move = bots[seat].choose(obs)
+            except NoLegalMoveError as exc:
+                print(f"The game cannot go on: {exc}", file=out)
+                return RULES
+        deals_before = len(match.deals)
+        after = state.apply(move)
+        print(_describe(state, after, move, style), file=out)
+        match = match.apply(move)
+        if len(match.deals) > deals_before:
+            finished = match.deals[-1]
+            assert finished.outcome is not None
+            print(f"\nDeal {finished.number} is over.", file=out)
+            print(draw_outcome(finished.outcome), file=out)
+            totals = "   ".join(f"side {s}: {n}" for s, n in enumerate(match.scores))
+            print(f"Match scores: {totals}\n", file=out)
+            if args.deal or match.is_over:
+                break
+    if args.record:
+        _write(args.record, records.dumps(match))
+    if match.is_over:
+        winners = ", ".join(f"side {s}" for s in match.winners)
+        print(f"The match is over: {winners} won.", file=out)
+    return OK
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path!r}: {exc}") from None
+
+
+# -- simulate ----------------------------------------------------------------------------
+
+
+def _simulate_one(
+    job: tuple[str, dict[str, Any], int, list[str], bool, int, str | None],
+) -> dict[str, Any]:
+    """Play one game (a match, or one deal) with bots; a picklable worker function."""
+    from canasta.bots import play_deal, play_match
+    from canasta.deal import new_game
+    from canasta.variants import from_config
+
+    _, config, seed, bot_names, deals_only, max_deals, record_path = job
+    variant = from_config(config)
+    bots = [make_bot(bot_names[s % len(bot_names)], seed * 97 + s) for s in range(variant.players)]
+    result: dict[str, Any] = {"seed": seed, "error": None}
+    start = time.perf_counter()
+    try:
+        if deals_only:
+            start_state = new_game(variant, seed=seed)
+            state = play_deal(start_state, bots)
+            outcome = state.outcome()
+            assert outcome is not None
+            result["deal_scores"] = [list(outcome.scores)]
+            best = max(outcome.scores)
+            result["winners"] = [s for s, v in enumerate(outcome.scores) if v == best]
+            result["plies"] = len(state.history())
+            if record_path:
+                _save(record_path, records.dumps(state, seed=seed))
+        else:
+            match = play_match(Match.new(variant, seed=seed), bots, max_deals=max_deals)
+            result["deal_scores"] = [
+                list(d.outcome.scores) for d in match.deals if d.outcome is not None
+            ]
+            result["winners"] = list(match.winners)
+            result["unfinished"] = not match.is_over
+            result["plies"] = sum(len(d.moves) for d in match.history)
+            if record_path:
+                _save(record_path, records.dumps(match))
+    except NoLegalMoveError as exc:
+        result["error"] = str(exc)
+        result.setdefault("deal_scores", [])
+        result.setdefault("winners", [])
+    result["seconds"] = time.perf_counter() - start
+    return result
+
+
+def _save(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _progress(done: int, total: int, deals: int, elapsed: float, stream: TextIO) -> None:
+    width = 30
+    filled = int(width * done / total) if total else width
+    rate = deals / elapsed if elapsed > 0 else 0.0
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:.1f} deals/s")
+    stream.flush()
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    variant = _variant(args.variant, args.target)
+    bot_names = _bot_names(args.bots)
+    if len(bot_names) not in (1, variant.sides, variant.players):
+        raise UsageError(
+            f"--bots needs 1 name, one per side ({variant.sides}) or one per seat "
+            f"({variant.players})"
+        )
+    if len(bot_names) == variant.sides and variant.sides != variant.players:
+        bot_names = [bot_names[variant.side_of(s)] for s in range(variant.players)]
+    if args.games < 1:
+        raise UsageError("-n/--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.records:
+        try:
+            os.makedirs(args.records, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot create {args.records!r}: {exc}") from None
+    config = variant.to_config()
+    jobs = []
+    for i in range(args.games):
+        seed = args.seed + i
+        path = os.path.join(args.records, f"game-{i + 1:04d}.txt") if args.records else None
+        jobs.append(("job", config, seed, bot_names, args.deals, args.max_deals, path))
+    progress = sys.stderr if not args.quiet else None
+    results: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    deals = 0
+    if args.workers == 1:
+        iterator: Any = map(_simulate_one, jobs)
+        executor = None
+    else:
+        executor = ProcessPoolExecutor(max_workers=args.workers)
+        iterator = executor.map(
+            _simulate_one, jobs, chunksize=max(1, len(jobs) // (args.workers * 8))
+        )
+    try:
+        for result in iterator:
+            results.append(result)
+            deals += len(result["deal_scores"])
+            if progress is not None:
+                _progress(len(results), len(jobs), deals, time.perf_counter() - started, progress)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if progress is not None:
+        progress.write("\n")
+    elapsed = time.perf_counter() - started
+    _summary(variant, bot_names, args, results, elapsed, out)
+    return RULES if any(r["error"] for r in results) else OK
+
+
+def _summary(
+    variant: Variant,
+    bot_names: list[str],
+    args: argparse.Namespace,
+    results: list[dict[str, Any]],
+    elapsed: float,
+    out: TextIO,
+) -> None:
+    sides = variant.sides
+    kind = "deals" if args.deals else "matches"
+    wins = [0] * sides
+    shared = 0
+    for r in results:
+        if len(r["winners"]) == 1:
+            wins[r["winners"][0]] += 1
+        elif r["winners"]:
+            shared += 1
+    deal_scores = [s for r in results for s in r["deal_scores"]]
+    deals = len(deal_scores)
+    last = args.seed + len(results) - 1
+    print(f"{len(results)} {kind} of {variant.name}, seeds {args.seed}..{last}", file=out)
+    for side in range(sides):
+        seats = variant.seats_of(side)
+        players = ", ".join(f"{bot_names[s]}" for s in seats)
+        mean = sum(d[side] for d in deal_scores) / deals if deals else 0.0
+        share = 100.0 * wins[side] / len(results) if results else 0.0
+        print(
+            f"  side {side} ({players}): {wins[side]} wins ({share:.1f}%), "
+            f"mean deal score {mean:.1f}",
+            file=out,
+        )
+    if shared:
+        print(f"  shared wins or ties: {shared}", file=out)
+    unfinished = sum(1 for r in results if r.get("unfinished"))
+    if unfinished:
+        print(f"  unfinished (stopped after {args.max_deals} deals): {unfinished}", file=out)
+    errors = [r for r in results if r["error"]]
+    if errors:
+        print(f"  stopped by a position without legal moves: {len(errors)}", file=out)
+        for r in errors[:5]:
+            print(f"    seed {r['seed']}: {r['error']}", file=out)
+    if not args.deals and results:
+        print(f"  deals per match: {deals / len(results):.2f}", file=out)
+    rate = deals / elapsed if elapsed > 0 else 0.0
+    print(f"  {deals} deals in {elapsed:.1f} s ({rate:.1f} deals/s)", file=out)
+
+
+# -- validate and moves ------------------------------------------------------------------
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path!r}: {exc}") from None
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    text = _read(args.file)
+    try:
+        record = records.parse(text)
+        result = record.replay()
+    except ReplayError as exc:
+        line = getattr(exc, "line", None)
+        where = f" (line {line}, column {getattr(exc, 'column', '?')})" if line else ""
+        print(
+            f"{args.file}: ply {exc.ply}{where}: {str(exc.move)!r} is illegal: {exc.reason.value}",
+            file=out,
+        )
+        return RULES
+    except RecordError as exc:
+        print(f"{args.file}: {exc}", file=out)
+        return RULES
+    plies = len(record.moves)
+    if isinstance(result, Match):
+        state = "over" if result.is_over else "in progress"
+        print(
+            f"{args.file}: ok: {plies} moves, {len(result.history)} deals, match {state}, "
+            f"scores {' '.join(map(str, result.scores))}",
+            file=out,
+        )
+    else:
+        print(f"{args.file}: ok: {plies} moves, deal {result.phase}", file=out)
+    return OK
+
+
+def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
+    text = _read(args.position)
+    try:
+        state = GameState.from_json(text)
+    except PositionError as exc:
+        print(f"{args.position}: {exc}", file=out)
+        return RULES
+    moves = state.legal_moves()
+    if args.json:
+        print(json.dumps([str(m) for m in moves]), file=out)
+        return OK
+    if not moves:
+        print("no legal moves (the deal is over)" if state.is_over else "no legal moves", file=out)
+        return OK
+    print(f"seat {state.to_move} to move ({state.phase}); {len(moves)} legal moves:", file=out)
+    for move in moves:
+        print(f"  {move}", file=out)
+    return OK
+
+
+# -- the parser --------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``canasta`` command."""
+    parser = _Parser(
+        prog="canasta",
+        description="Canasta rules, bots and game records on the command line.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("variants", help="list the registered variants with key figures")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("play", help="play against bots in the terminal")
+    p.add_argument("-v", "--variant", default="classic", help="variant name (default: classic)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        help=f"bot for the other seats, or one per other seat, comma-separated ({', '.join(BOTS)})",
+    )
+    p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
+    p.add_argument("--deal", action="store_true", help="play a single deal instead of a match")
+    p.add_argument("--record", metavar="FILE", help="write the game record to FILE at the end")
+    p.add_argument("--ascii", action="store_true", help="write cards with letters, not symbols")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="let bots play many games and summarise")
+    p.add_argument("-n", "--games", type=int, default=10, help="number of games (default: 10)")
+    p.add_argument("-v", "--variant", default="classic", help="variant name (default: classic)")
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        help="one bot for all seats, one per side, or one per seat, comma-separated",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    p.add_argument("--deals", action="store_true", help="play single deals instead of matches")
+    p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
+    p.add_argument(
+        "--max-deals", type=int, default=100, help="stop a match after this many deals (100)"
+    )
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--records", metavar="DIR", help="write each game's record into DIR")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("validate", help="check a game record; name the first illegal move")
+    p.add_argument("file", metavar="FILE", help="the record to check")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("moves", help="list the legal moves of a position (JSON, api.md §6)")
+    p.add_argument("position", metavar="POSITION.json", help="the position file")
+    p.add_argument("--json", action="store_true", help="print the moves as a JSON list")
+    p.set_defaults(func=cmd_moves)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``canasta`` command; returns the exit status (0, 1 or 2)."""
+    parser = build_parser()
+    out = sys.stdout
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(out)
+            return USAGE
+        status: int = args.func(args, out)
+        return status
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return USAGE
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else OK
+    except (IllegalMoveError, CanastaError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return RULES
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
