@@ -4,7 +4,7 @@ Start with :func:`new_game`, ask :meth:`GameState.legal_moves`, and :meth:`GameS
 moves; see the documentation for variants, observations, records and bots.
 """
 
-from canasta import variants
+from canasta import bots, records, variants
 from canasta.cards import Card, parse_cards
 from canasta.deal import new_game
 from canasta.errors import (
@@ -18,6 +18,7 @@ from canasta.errors import (
     UnknownVariantError,
     VariantError,
 )
+from canasta.match import Match
 from canasta.moves import (
     Answer,
     Ask,
@@ -31,6 +32,7 @@ from canasta.moves import (
     parse_move,
     parse_moves,
 )
+from canasta.observation import Observation, sample_state
 from canasta.scoring import Outcome, ScoreLine
 from canasta.state import GameState
 from canasta.table import Meld
@@ -50,10 +52,12 @@ __all__ = [
     "IllegalMoveError",
     "IllegalReason",
     "LayOff",
+    "Match",
     "Meld",
     "MeldCards",
     "Move",
     "NotationError",
+    "Observation",
     "Outcome",
     "PositionError",
     "RecordError",
@@ -64,9 +68,12 @@ __all__ = [
     "Variant",
     "VariantError",
     "__version__",
+    "bots",
     "new_game",
     "parse_cards",
     "parse_move",
     "parse_moves",
+    "records",
+    "sample_state",
     "variants",
 ]
