@@ -376,6 +376,27 @@ def test_position_page_names_every_key() -> None:
         assert f"`{key}`" in text, f"position.md does not document the key `{key}`"
 
 
+def test_cli_page_matches_the_command_line() -> None:
+    """Each subcommand documented in cli.md exists, and each option in its table is one of
+    that subcommand's options (read from ``--help``)."""
+    import subprocess
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## `canasta (\w+)", text, flags=re.MULTILINE)[1:]
+    assert sections, "cli.md documents no subcommand"
+    for command, body in zip(sections[::2], sections[1::2], strict=True):
+        done = subprocess.run(
+            [sys.executable, "-m", "canasta", command, "--help"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, f"canasta {command} --help failed: {done.stderr}"
+        for cell in re.findall(r"^\| (`-[^|]*)\|", body, flags=re.MULTILINE):
+            for flag in re.findall(r"`(--?[a-z][a-z-]*)", cell):
+                assert flag in done.stdout, f"cli.md: canasta {command} has no option {flag}"
+
+
 # -- printing the expected tables -------------------------------------------------------------
 
 

@@ -98,9 +98,24 @@ def test_sample_bot(tmp_path: Path) -> None:
 
 
 def test_validate_record(tmp_path: Path) -> None:
-    pytest.importorskip("canasta.records")  # TEMPORARY: until the records module lands
     out = run("validate_record.py", cwd=tmp_path)
-    assert "every move is legal" in out
+    assert '[Game "deal"]' in out and '[Seed "11"]' in out
+    assert "recorded deal: every move is legal" in out
+    assert "tampered copy: ply 5 (line 12, column 8): 'meld:QQQ' is illegal" in out
+
+
+def test_validate_record_checks_a_file(tmp_path: Path) -> None:
+    import canasta
+    from canasta import records
+
+    deal = canasta.new_game("classic-2p", seed=3).play("draw")
+    good = tmp_path / "good.txt"
+    good.write_text(records.dumps(deal, seed=3), encoding="utf-8")
+    assert "good.txt: every move is legal" in run("validate_record.py", str(good), cwd=tmp_path)
+    bad = tmp_path / "bad.txt"
+    bad.write_text(good.read_text(encoding="utf-8").replace("S0: draw", "S0: end"), "utf-8")
+    out = run("validate_record.py", str(bad), cwd=tmp_path, expect=1)
+    assert "bad.txt: ply 0 " in out and "'end' is illegal" in out
 
 
 def test_every_example_is_tested() -> None:
