@@ -3,8 +3,8 @@
     python examples/sample_bot.py                 # 4 deals, SafeDiscardBot vs GreedyBot
     python examples/sample_bot.py --deals 10 --samples 32
 
-A bot sees only its :class:`~canasta.observation.Observation`: its own hand, not the
-others'. :func:`~canasta.observation.sample_state` deals the unseen cards at random into
+A bot sees only its :class:`~canasta.Observation`: its own hand, not the
+others'. :func:`~canasta.sample_state` deals the unseen cards at random into
 a full :class:`~canasta.GameState` that gives the same observation (a
 *determinization*). Playing a move in many such states estimates what it does against
 the hands the bot cannot see.
@@ -21,7 +21,6 @@ import random
 
 import canasta
 from canasta.bots import Bot, GreedyBot, play_deal
-from canasta.observation import Observation, sample_state
 
 
 class SafeDiscardBot:
@@ -34,12 +33,12 @@ class SafeDiscardBot:
         self.decisions = 0
         self.changed = 0
 
-    def choose(self, observation: Observation) -> canasta.Move:
+    def choose(self, observation: canasta.Observation) -> canasta.Move:
         preferred = self.greedy.choose(observation)
         if not isinstance(preferred, canasta.Discard):
             return preferred
         discards = [m for m in observation.legal_moves if isinstance(m, canasta.Discard)]
-        worlds = [sample_state(observation, self.rng) for _ in range(self.samples)]
+        worlds = [canasta.sample_state(observation, self.rng) for _ in range(self.samples)]
         risk = {move: self.risk(move, worlds) for move in discards}
         safest = min(risk.values())
         choice = preferred if risk[preferred] == safest else self.highest(discards, risk, safest)
