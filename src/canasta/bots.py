@@ -164,8 +164,8 @@ class GreedyBot:
     # -- phases ----------------------------------------------------------------------------
 
     def _answer(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
-        asker = obs.to_move if obs.to_move is not None else obs.seat
-        asker = next((e.seat for e in reversed(obs.history) if e.move.kind == "ask"), asker)
+        # The engine hands the question to the next seat of the asker's side.
+        asker = (obs.seat - obs.variant.sides) % obs.players
         hand_value = sum(c.value for c in obs.hand)
         yes = (
             hand_value <= 100

@@ -268,7 +268,7 @@ def _simulate_one(
 
     _, config, seed, bot_names, deals_only, max_deals, record_path = job
     variant = from_config(config)
-    bots = [make_bot(bot_names[s % len(bot_names)], seed * 97 + s) for s in range(variant.players)]
+    bots = [make_bot(bot_names[s], seed * 97 + s) for s in range(variant.players)]
     result: dict[str, Any] = {"seed": seed, "error": None}
     start = time.perf_counter()
     try:
@@ -322,7 +322,9 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             f"--bots needs 1 name, one per side ({variant.sides}) or one per seat "
             f"({variant.players})"
         )
-    if len(bot_names) == variant.sides and variant.sides != variant.players:
+    if len(bot_names) == 1:
+        bot_names = bot_names * variant.players
+    elif len(bot_names) == variant.sides and variant.sides != variant.players:
         bot_names = [bot_names[variant.side_of(s)] for s in range(variant.players)]
     if args.games < 1:
         raise UsageError("-n/--games must be at least 1")

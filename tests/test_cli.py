@@ -1,0 +1,291 @@
+"""The ``canasta`` command line: every subcommand, its output and its exit status."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import canasta
+from canasta import records
+from canasta.bots import GreedyBot, play_deal
+from canasta.cli import main
+
+Cap = pytest.CaptureFixture[str]
+MP = pytest.MonkeyPatch
+
+SUBCOMMANDS = ["variants", "play", "simulate", "validate", "moves"]
+
+
+def run(
+    capsys: Cap,
+    *argv: str,
+    stdin: str | None = None,
+    monkeypatch: MP | None = None,
+) -> tuple[int, str, str]:
+    if stdin is not None:
+        assert monkeypatch is not None
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+# -- help and usage ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_every_subcommand_has_help(capsys: Cap, command: str) -> None:
+    status, out, _ = run(capsys, command, "--help")
+    assert status == 0
+    assert f"usage: canasta {command}" in out
+
+
+def test_top_level_help_and_no_command(capsys: Cap) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert status == 0 and all(c in out for c in SUBCOMMANDS)
+    status, out, _ = run(capsys)
+    assert status == 2 and "COMMAND" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate"],
+        ["variants", "--bogus"],
+        ["play", "--variant", "nope"],
+        ["play", "--seat", "7"],
+        ["play", "--bots", "clever"],
+        ["play", "--bots", "greedy,random"],
+        ["play", "--target", "-5"],
+        ["simulate", "-n", "0"],
+        ["simulate", "--workers", "0"],
+        ["simulate", "--bots", "greedy,random,greedy"],
+        ["simulate", "--seed", "x"],
+        ["validate"],
+        ["validate", "/no/such/file.txt"],
+        ["moves", "/no/such/position.json"],
+    ],
+)
+def test_usage_errors_exit_2(capsys: Cap, argv: list[str]) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert err.startswith("error:")
+
+
+def test_python_dash_m() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "canasta", "variants"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0 and "classic" in result.stdout
+
+
+# -- variants ----------------------------------------------------------------------------
+
+
+def test_variants_table_and_json(capsys: Cap) -> None:
+    status, out, _ = run(capsys, "variants")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["name", "family", "players"]
+    for name in canasta.variants.names():
+        assert any(line.startswith(name + " ") for line in lines)
+    status, out, _ = run(capsys, "variants", "--json")
+    rows = json.loads(out)
+    classic = next(r for r in rows if r["name"] == "classic")
+    assert classic["players"] == 4 and classic["target"] == 5000 and classic["draw"] == 1
+
+
+# -- play --------------------------------------------------------------------------------
+
+
+def test_play_a_whole_deal_by_numbers(capsys: Cap, monkeypatch: MP) -> None:
+    # The human (seat 0) always plays the first legal move: a full deal, then exit 0.
+    status, out, _ = run(
+        capsys, "play", "--deal", "--seed", "3", stdin="1\n" * 400, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    assert "Deal 1 is over." in out
+    assert "Your hand (seat 0" in out and "Side 1 (seats 1, 3)" in out
+    assert "Pile:" in out and "Stock:" in out
+    assert "total" in out and "Match scores:" in out
+    # The bots' moves are reported as they happen.
+    assert "seat 1: " in out and "seat 3: " in out
+
+
+def test_play_commands_notation_and_mistakes(capsys: Cap, monkeypatch: MP) -> None:
+    script = "\n".join(
+        ["help", "hint", "moves", "table", "99", "discard:7", "meld:QQ!", "", "draw", "quit"]
+    )
+    status, out, _ = run(
+        capsys,
+        "play",
+        "--seed",
+        "3",
+        "--bots",
+        "random",
+        "--ascii",
+        stdin=script + "\n",
+        monkeypatch=monkeypatch,
+    )
+    assert status == 0
+    assert "Enter a move by its number" in out  # help
+    assert "hint: draw" in out
+    assert "choose a number from 1 to 1" in out
+    assert "illegal: discard:7: not allowed in this phase of the turn" in out
+    assert "not a move" in out
+    assert "seat 0: draw" in out
+    assert "Goodbye." in out
+    assert "♠" not in out  # --ascii
+
+
+def test_play_ends_cleanly_at_end_of_input(capsys: Cap, monkeypatch: MP) -> None:
+    status, out, _ = run(capsys, "play", "--seed", "1", stdin="", monkeypatch=monkeypatch)
+    assert status == 0 and "Goodbye." in out
+
+
+def test_play_as_another_seat_with_one_bot_per_seat(
+    capsys: Cap, monkeypatch: MP, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.txt"
+    status, out, _ = run(
+        capsys,
+        "play",
+        "--variant",
+        "classic-2p",
+        "--seat",
+        "1",
+        "--bots",
+        "random",
+        "--deal",
+        "--seed",
+        "5",
+        "--record",
+        str(record),
+        stdin="1\n" * 400,
+        monkeypatch=monkeypatch,
+    )
+    assert status == 0 and "you are seat 1" in out and "Deal 1 is over." in out
+    match = records.load(record)
+    assert isinstance(match, canasta.Match) and len(match.history) in (1, 2)
+
+
+# -- simulate ----------------------------------------------------------------------------
+
+
+def test_simulate_matches(capsys: Cap) -> None:
+    status, out, err = run(
+        capsys, "simulate", "-n", "3", "--bots", "greedy,random", "--target", "1500"
+    )
+    assert status == 0
+    assert "3 matches of classic" in out
+    assert "side 0 (greedy, greedy):" in out and "side 1 (random, random):" in out
+    assert "mean deal score" in out and "deals per match" in out and "deals/s" in out
+    assert "3/3" in err  # the progress bar
+
+
+def test_simulate_deals_with_records_and_workers(capsys: Cap, tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    status, out, err = run(
+        capsys,
+        "simulate",
+        "-n",
+        "4",
+        "--deals",
+        "-v",
+        "classic-3p",
+        "--bots",
+        "greedy,random,random",
+        "--workers",
+        "2",
+        "--records",
+        str(folder),
+        "--quiet",
+    )
+    assert status == 0 and err == ""
+    assert "4 deals of classic-3p" in out and "side 2 (random)" in out
+    files = sorted(folder.iterdir())
+    assert len(files) == 4
+    for path in files:
+        assert run(capsys, "validate", str(path))[0] == 0
+
+
+def test_simulate_stops_long_matches(capsys: Cap) -> None:
+    status, out, _ = run(
+        capsys, "simulate", "-n", "1", "--target", "100000", "--max-deals", "1", "-q"
+    )
+    assert status == 0 and "unfinished (stopped after 1 deals): 1" in out
+
+
+# -- validate ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def good_record(tmp_path: Path) -> Path:
+    start = canasta.new_game("classic", seed=11)
+    final = play_deal(start, [GreedyBot() for _ in range(4)])
+    path = tmp_path / "deal.txt"
+    path.write_text(records.dumps(final, seed=11, date="2026.11.29"), encoding="utf-8")
+    return path
+
+
+def test_validate_a_good_record(capsys: Cap, good_record: Path) -> None:
+    status, out, _ = run(capsys, "validate", str(good_record))
+    assert status == 0 and ": ok:" in out
+
+
+def test_validate_names_the_first_illegal_ply(capsys: Cap, good_record: Path) -> None:
+    text = good_record.read_text(encoding="utf-8").replace("1. S0: draw", "1. S0: discard:K", 1)
+    good_record.write_text(text, encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(good_record))
+    assert status == 1
+    assert "ply 0" in out and "'discard:K' is illegal" in out and "line " in out
+
+
+def test_validate_a_malformed_record(capsys: Cap, tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Variant "classic"\n', encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(path))
+    assert status == 1 and "line 1, column 1" in out
+
+
+def test_validate_a_match_record(capsys: Cap, tmp_path: Path) -> None:
+    path = tmp_path / "match.txt"
+    path.write_text(records.dumps(canasta.Match.new("classic", seed=1).play("draw")))
+    status, out, _ = run(capsys, "validate", str(path))
+    assert status == 0 and "match in progress" in out
+
+
+# -- moves -------------------------------------------------------------------------------
+
+
+def test_moves_lists_the_legal_moves(capsys: Cap, tmp_path: Path) -> None:
+    state = canasta.new_game("classic", seed=2).apply("draw")
+    path = tmp_path / "position.json"
+    path.write_text(state.to_json(), encoding="utf-8")
+    status, out, _ = run(capsys, "moves", str(path))
+    assert status == 0
+    listed = [line.strip() for line in out.splitlines()[1:]]
+    assert listed == [str(m) for m in state.legal_moves()]
+    status, out, _ = run(capsys, "moves", str(path), "--json")
+    assert status == 0 and json.loads(out) == [str(m) for m in state.legal_moves()]
+
+
+def test_moves_of_a_finished_deal(capsys: Cap, tmp_path: Path) -> None:
+    final = play_deal(canasta.new_game("classic-2p", seed=2), [GreedyBot(), GreedyBot()])
+    path = tmp_path / "over.json"
+    path.write_text(final.to_json(), encoding="utf-8")
+    status, out, _ = run(capsys, "moves", str(path))
+    assert status == 0 and "deal is over" in out
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"variant": "classic"}', "[]"])
+def test_moves_rejects_a_bad_position(capsys: Cap, tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    status, out, _ = run(capsys, "moves", str(path))
+    assert status == 1 and "bad.json" in out

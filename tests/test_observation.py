@@ -1,0 +1,225 @@
+"""Observations: what one seat may know (api.md §5), and sampling states from them."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import canasta
+from canasta.observation import Observation, observe, sample_state
+
+NAMES = canasta.variants.names()
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _played(name: str, seed: int, plies: int) -> canasta.GameState:
+    """A deal after up to ``plies`` random moves (a stuck position ends the walk)."""
+    rng = random.Random(seed)
+    state = canasta.new_game(name, seed=seed)
+    for _ in range(plies):
+        moves = state.legal_moves()
+        if state.is_over or not moves:
+            break
+        state = state.apply(rng.choice(moves))
+    return state
+
+
+def _codes(cards: tuple[canasta.Card, ...]) -> Counter[int]:
+    return Counter(c.code for c in cards)
+
+
+def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.GameState:
+    """The same deal with everything ``seat`` cannot see dealt anew.
+
+    The other hands (except the cards known to be in them) and the stock are shuffled
+    together and dealt back with the same sizes.
+    """
+    obs = observe(state, seat)
+    laid_out = state.variant.laid_out_threes
+    pool: list[int] = list(state.stock)
+    kept: dict[int, list[int]] = {}
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            continue
+        rest = Counter(hand) - _codes(obs.known[other])
+        keep = list(_codes(obs.known[other]).elements())
+        for code in rest.elements():
+            (keep if code in laid_out else pool).append(code)
+        kept[other] = keep
+    rng.shuffle(pool)
+    # Threes that are laid face up never go into a hand: they stay in the stock.
+    threes = [c for c in pool if c in laid_out]
+    pool = [c for c in pool if c not in laid_out]
+    hands = []
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            hands.append(hand)
+            continue
+        need = len(hand) - len(kept[other])
+        hands.append(tuple(kept[other] + pool[:need]))
+        del pool[:need]
+    pool += threes
+    rng.shuffle(pool)
+    data = state.to_dict()
+    data["hands"] = [" ".join(str(canasta.Card.parse(_text(c))) for c in h) for h in hands]
+    data["stock"] = " ".join(_text(c) for c in pool)
+    return canasta.GameState.from_dict(data)
+
+
+def _text(code: int) -> str:
+    from canasta.cards import CARDS
+
+    return str(CARDS[code])
+
+
+states = st.builds(
+    _played,
+    name=st.sampled_from(NAMES),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 160),
+)
+
+
+@SETTINGS
+@given(state=states, data=st.data())
+def test_hidden_information_does_not_change_the_observation(
+    state: canasta.GameState, data: st.DataObject
+) -> None:
+    seat = data.draw(st.integers(0, state.variant.players - 1))
+    twin = _twin(state, seat, random.Random(data.draw(st.integers(0, 1000))))
+    assert observe(twin, seat) == observe(state, seat)
+    # Without the remembered part both are read from positions: those agree as well.
+    plain = canasta.GameState.from_dict(state.to_dict())
+    assert observe(twin, seat).to_dict() == observe(plain, seat).to_dict()
+
+
+@SETTINGS
+@given(state=states, data=st.data())
+def test_sampled_state_has_the_same_observation(
+    state: canasta.GameState, data: st.DataObject
+) -> None:
+    seat = data.draw(st.integers(0, state.variant.players - 1))
+    obs = observe(state, seat)
+    sampled = sample_state(obs, random.Random(data.draw(st.integers(0, 1000))))
+    assert observe(sampled, seat) == obs
+    # The sample respects what the seat remembers.
+    for other, known in enumerate(obs.known):
+        assert not _codes(known) - Counter(sampled.hands[other])
+    seen = tuple(c.code for c in obs.pile_seen)
+    assert sampled.pile[len(sampled.pile) - len(seen) :] == seen
+    # Never more copies of a card than the decks hold.
+    deck = Counter(canasta.deal.full_deck(state.variant))
+    everything = Counter(sampled.stock) + Counter(sampled.pile)
+    for hand in sampled.hands:
+        everything += Counter(hand)
+    for side in sampled.melds:
+        for meld in side:
+            everything += Counter(meld.codes)
+    for threes in sampled.threes:
+        everything += Counter(threes)
+    everything += Counter(sampled.turn.waiting)
+    assert not everything - deck
+
+
+@SETTINGS
+@given(state=states, data=st.data())
+def test_the_observation_tells_the_truth(state: canasta.GameState, data: st.DataObject) -> None:
+    seat = data.draw(st.integers(0, state.variant.players - 1))
+    obs = observe(state, seat)
+    assert obs.hand == state.hand(seat)
+    assert obs.hand_sizes == tuple(len(h) for h in state.hands)
+    assert obs.stock_size == len(state.stock) and obs.pile_size == len(state.pile)
+    assert obs.pile_top == state.pile_top
+    assert obs.melds == state.melds and obs.frozen == state.frozen
+    assert obs.to_move == state.to_move and obs.phase == state.phase
+    # Legal moves only for the seat to act.
+    assert obs.legal_moves == (state.legal_moves() if state.to_move == seat else ())
+    # What the seat remembers is true: known cards are in the hands, the seen pile is on top.
+    for other, known in enumerate(obs.known):
+        assert not _codes(known) - Counter(state.hands[other])
+    seen = tuple(c.code for c in obs.pile_seen)
+    assert state.pile[len(state.pile) - len(seen) :] == seen
+    assert (len(seen) >= 1) == bool(state.pile)
+    # Draws never show their cards, not even to the seat that drew.
+    for event in obs.history:
+        if event.move.kind == "draw":
+            assert event.cards == ()
+    json.dumps(obs.to_dict())
+
+
+def test_observation_fields_for_a_fresh_deal() -> None:
+    state = canasta.new_game("classic", seed=5)
+    obs = state.observe(0)
+    assert isinstance(obs, Observation)
+    assert obs.seat == 0 and obs.side == 0 and obs.to_act
+    assert obs.partner_seats == (2,)
+    assert obs.legal_moves == state.legal_moves()
+    assert obs.history == () and obs.known == ((), (), (), ())
+    assert obs.pile_seen == (state.pile_top,)
+    assert obs.minimum() == 50
+    other = state.observe(1)
+    assert other.legal_moves == () and not other.to_act
+    assert other.hand == state.hand(1)
+    data = obs.to_dict()
+    assert data["hand"] == " ".join(str(c) for c in state.hand(0))
+    assert data["hand_sizes"] == [11, 11, 11, 11]
+    assert "hands" not in data and "stock" not in data
+    assert data["blocked"] == obs.blocked
+
+
+def test_seat_must_exist() -> None:
+    state = canasta.new_game("classic-2p", seed=5)
+    for seat in (-1, 2, "0"):
+        try:
+            state.observe(seat)  # type: ignore[arg-type]
+        except ValueError:
+            continue
+        raise AssertionError(f"seat {seat!r} was accepted")
+
+
+def test_cards_taken_from_the_pile_are_known_until_played() -> None:
+    # Find a deal where someone takes a pile of several cards, then check the known cards.
+    for seed in range(200):
+        state = _played("classic", seed, 0)
+        rng = random.Random(seed)
+        while not state.is_over and state.legal_moves():
+            takes = [m for m in state.legal_moves() if m.kind == "take"]
+            before = state
+            state = state.apply(takes[0] if takes else rng.choice(state.legal_moves()))
+            if (
+                takes
+                and len(before.pile) >= 3
+                and state.opened[state.variant.side_of(before.to_move or 0)]
+            ):
+                taker = before.to_move
+                assert taker is not None
+                obs = observe(state, (taker + 1) % 4)
+                laid = state.variant.laid_out_threes
+                expected = Counter(c for c in before.pile[:-1] if c not in laid)
+                assert _codes(obs.known[taker]) == expected
+                # The whole pile is now known to be empty and seen.
+                assert obs.pile_seen == () and obs.pile_size == 0
+                return
+    raise AssertionError("no pile was taken")
+
+
+def test_history_shows_what_the_table_saw() -> None:
+    state = canasta.new_game("classic", seed=7).play("draw discard:8 draw discard:6")
+    events = state.observe(2).history
+    assert [str(e.move) for e in events] == ["draw", "discard:8", "draw", "discard:6"]
+    assert [e.seat for e in events] == [0, 0, 1, 1]
+    assert events[1].cards[0].rank == "8" and events[0].cards == ()
+    assert observe(state, 2).pile_seen[-2:] == (events[1].cards[0], events[3].cards[0])
+
+
+def test_sample_state_of_a_finished_deal() -> None:
+    state = _played("classic-2p", 3, 400)
+    assert state.is_over
+    obs = observe(state, 0)
+    sampled = sample_state(obs, random.Random(1))
+    assert observe(sampled, 0) == obs
+    assert sampled.outcome() is not None
