@@ -9,9 +9,9 @@ hand and this table, can the player still reach a goal this turn?*
 The search works on counts only (suits never matter for legality). It walks the natural
 ranks, choosing for each how many naturals and which wild cards go to that rank's meld, then
 places what is left in a wild-card meld where the variant has them. Results are memoised.
-The order of the moves inside the turn is not searched: completing the needed canastas
-first always respects the hand-size rule of §2.9, except in the rare hand where two
-canastas are each completed by a single last card; there the search is slightly generous.
+The order of the moves inside the turn is not searched: the best order completes the
+needed canastas first, smallest first, and the search checks that this order keeps the
+two cards §2.9 asks for.
 """
 
 from __future__ import annotations
@@ -121,7 +121,24 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     for i in range(len(ranks) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + counts[ranks[i]] * _RANK_VALUES[ranks[i]]
 
-    def finish(twos: int, jokers: int, left: int, value: int, canastas: int, flags: int) -> bool:
+    # Spec §2.9 orders the moves: until the side holds the canastas it needs, every meld
+    # must leave 2 cards. Completing canastas first is best, smallest first; so the hand,
+    # less the `track` smallest canasta-completing moves, must still hold 2 cards.
+    track = max(0, required - q.canastas - 1)
+    hand_size = sum(counts)
+
+    def keep(small: tuple[int, ...], size: int) -> tuple[int, ...]:
+        return tuple(sorted((*small, size)))[:track] if track else small
+
+    def finish(
+        twos: int,
+        jokers: int,
+        left: int,
+        value: int,
+        canastas: int,
+        flags: int,
+        small: tuple[int, ...],
+    ) -> bool:
         black = counts[THREE]
         if out and black and variant.black_three_meld_reason(black, 0) is None:
             # Spec §2.6: black threes are melded in the going-out turn.
@@ -131,7 +148,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             twos -= 1
         else:
             left += black
-        options = [(twos, jokers, value, canastas, flags, _wild_incomplete(q))]
+        options = [(twos, jokers, value, canastas, flags, _wild_incomplete(q), small)]
         if twos + jokers and (q.wild_meld is not None or q.new_wild_ok):
             before = q.wild_meld or 0
             for put_twos in range(twos + 1):
@@ -140,6 +157,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     if put == 0 or variant.wild_meld_reason(before, put) is not None:
                         continue
                     size = before + put
+                    completes = size >= 7 > before
                     own = WILD_MELD | (
                         HAND_CANASTA | OWN_CANASTA if size >= 7 and not before else 0
                     )
@@ -148,14 +166,20 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                             twos - put_twos,
                             jokers - put_jokers,
                             value + put_twos * 20 + put_jokers * 50,
-                            canastas + (1 if size >= 7 > before else 0),
+                            canastas + completes,
                             flags | own,
                             size < 7,
+                            keep(small, put) if completes else small,
                         )
                     )
-        for t, j, v, c, f, wild_incomplete in options:
+        for t, j, v, c, f, wild_incomplete, sm in options:
             cards_left = left + t + j
-            may_out = c >= required and not q.no_out and not (blocks_out and wild_incomplete)
+            may_out = (
+                c >= required
+                and not q.no_out
+                and not (blocks_out and wild_incomplete)
+                and hand_size - sum(sm) >= 2
+            )
             done = opening is None or variant.opening_done(opening[0] + v, opening[1], f)
             if out:
                 if q.no_discard:
@@ -174,7 +198,14 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
 
     def walk(
-        i: int, twos: int, jokers: int, left: int, value: int, canastas: int, flags: int
+        i: int,
+        twos: int,
+        jokers: int,
+        left: int,
+        value: int,
+        canastas: int,
+        flags: int,
+        small: tuple[int, ...],
     ) -> bool:
         if out and left > 1:
             return False
@@ -185,8 +216,8 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         ):
             return False
         if i == len(ranks):
-            return finish(twos, jokers, left, value, canastas, flags)
-        key = (i, twos, jokers, min(left, 2), min(value, cap), min(canastas, 9), flags)
+            return finish(twos, jokers, left, value, canastas, flags, small)
+        key = (i, twos, jokers, min(left, 2), min(value, cap), min(canastas, 9), flags, *small)
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -220,6 +251,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                         value + k * _RANK_VALUES[rank] + t * 20 + j * 50,
                         canastas + step[0],
                         flags | step[1],
+                        keep(small, k + w) if step[0] else small,
                     ):
                         result = True
                         break
@@ -231,7 +263,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return result
 
     base = _base_flags(q, ranks)
-    return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, base)
+    return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, base, ())
 
 
 def _wild_incomplete(q: Query) -> bool:
