@@ -132,6 +132,20 @@ def test_every_page_has_runnable_code_where_expected() -> None:
     assert readme in RUNNABLE, "README.md has no runnable python block"
 
 
+def test_readme_sets_up_with_two_commands() -> None:
+    """README: the set-up block holds exactly ``make demo`` and ``make test``; ``make bench``
+    and ``make docs`` are mentioned; every make target named exists in the Makefile."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [code for _, info, code, _ in code_blocks(text) if info in ("bash", "sh", "console")]
+    assert blocks, "README.md has no shell block"
+    commands = [ln.split("#")[0].strip() for ln in blocks[0].splitlines() if ln.strip()]
+    assert commands == ["make demo", "make test"]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for target in set(re.findall(r"`make (\w[\w-]*)`", text)) | {"demo", "test"}:
+        assert re.search(rf"^{target}:", makefile, flags=re.MULTILINE), f"no make {target}"
+    assert "`make bench`" in text and "`make docs`" in text
+
+
 # -- variant tables ------------------------------------------------------------------------
 
 
