@@ -29,7 +29,7 @@ PROPERTIES = settings(
     derandomize=True,
     database=None,
     deadline=None,
-    max_examples=20,
+    max_examples=30,
     # No shrinking: a failure prints its replay line at once instead of minutes later.
     phases=(Phase.explicit, Phase.reuse, Phase.generate),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
