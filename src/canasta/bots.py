@@ -113,6 +113,16 @@ def _meld_of(melds: tuple[Meld, ...], rank: int) -> Meld | None:
     return min(growing, key=lambda m: (m.size >= 7, m.size))
 
 
+#: Score rows that depend on the hidden hands or on how the deal ends.
+_HAND_ROWS = frozenset({"cards in hand", "aces and sevens held", "going out", "concealed"})
+
+
+def _table_scores(state: GameState) -> list[int]:
+    """Each side's deal score from what lies on the table, by the variant's own scoring."""
+    rows = state.variant.score_rows(state)
+    return [sum(p for label, p in side if label not in _HAND_ROWS) for side in rows]
+
+
 def _table_value(melds: tuple[Meld, ...]) -> int:
     """A rough public value of a side's melds: card points plus canasta bonuses."""
     value = 0
@@ -260,7 +270,7 @@ class GreedyBot:
         for move in moves:
             if isinstance(move, MeldCards | LayOff):
                 score = self._meld_score(obs, move, melds, opened, hand_size, counts)
-                if racing:
+                if racing and score > -100.0:  # strongly penalised melds stay out
                     score = max(score, 0.0) + 100.0 + 10.0 * len(move.cards)
                 used = len(move.cards)
                 if hand_size - used == 0:
@@ -320,18 +330,16 @@ class GreedyBot:
                 best = (score, first)
         if best is None:
             return None
-        if best[0] < 0 and obs.stock_size > 20:
+        if best[0] < 0 and obs.stock_size > 40:
             return self._stop(obs, moves)  # wait for a better opening
         return best[1]
 
     # -- evaluation ------------------------------------------------------------------------
 
     def _ahead(self, obs: Observation) -> int:
-        """This side's public table value minus the best other side's."""
-        values = [_table_value(m) for m in obs.melds]
-        if obs.variant.family == "classic":
-            for side, threes in enumerate(obs.threes):
-                values[side] += 800 if len(threes) == 4 else 100 * len(threes)
+        """This side's score from the table alone, going out included, minus the best
+        other side's (the variant's own scoring on a sampled state, hand rows left out)."""
+        values = _table_scores(sample_state(obs, random.Random(0)))
         mine = values[obs.side] + obs.variant.going_out_bonus
         return mine - max((v for s, v in enumerate(values) if s != obs.side), default=0)
 
@@ -349,6 +357,7 @@ class GreedyBot:
     def _should_go_out(self, obs: Observation) -> bool:
         """Go out unless behind early in the deal while nobody else is close to going out."""
         if obs.variant.family == "modern" and obs.stock_size >= 8:
+            # Unfinished pure aces or sevens cost 2500: play on while they may be finished.
             unfinished = any(
                 m.rank in _PURE_RANKS and m.is_natural and m.size < 7 for m in obs.melds[obs.side]
             )
@@ -386,7 +395,7 @@ class GreedyBot:
                 return 3_000.0
             if target is not None:
                 return 50.0 + 10 * after  # an open wild meld must be finished
-            return -1.0 if opened else value / 10 - 300
+            return -200.0 if opened else value / 10 - 300
         score = 10.0 * naturals + 2.0 * after
         if completes:
             score += 500.0
@@ -416,6 +425,14 @@ class GreedyBot:
             score += value if modern else value - 0.7 * wild_value
         return score
 
+    def _visible(self, obs: Observation, rank: str) -> int:
+        """Copies of a natural rank this seat can see: own hand, melds, the seen pile."""
+        count = sum(1 for c in obs.hand if c.rank == rank)
+        count += sum(1 for c in obs.pile_seen if c.rank == rank)
+        index = _rank_index(rank)
+        count += sum(m.naturals for side in obs.melds for m in side if m.rank == index)
+        return count
+
     def _discard_score(self, obs: Observation, move: Discard, counts: Counter[str]) -> float:
         card = move.card
         rank = card.rank
@@ -442,6 +459,12 @@ class GreedyBot:
             recent = [e for e in obs.history[-8:] if e.seat == nxt and e.move.kind == "discard"]
             if any(c.rank == rank for e in recent for c in e.cards):
                 score += 30.0
+            # Copies of the rank nobody has shown: the fewer, the less likely a pair.
+            unseen = 4 * variant.decks - self._visible(obs, rank) - known.get(rank, 0)
+            if unseen <= 1:
+                score += 60.0
+            else:
+                score -= unseen * (2.0 + 0.5 * obs.pile_size)
         closed = any(
             m.rank == rank_index and m.is_canasta and m.is_natural
             for side in obs.melds
@@ -449,8 +472,14 @@ class GreedyBot:
         )
         if closed and variant.closes_ranks:
             score += 80.0
-        if rank in ("A", "7") and variant.family == "modern" and held >= 3:
-            score += 100.0  # three aces or sevens held at the end cost 1500 there
+        if rank in ("A", "7") and variant.family == "modern":
+            # This bot builds no pure aces or sevens there (2500 if unfinished, 1500 for
+            # three held at the end), unless its side already has such a meld going.
+            growing = any(
+                m.rank == rank_index and m.is_natural and m.size < 7 for m in obs.melds[obs.side]
+            )
+            if not growing and held >= 3:
+                score += 250.0
         return score
 
 
