@@ -1,6 +1,6 @@
 """canasta: the rules of Canasta as an importable library.
 
-Start with :func:`new_game`, ask :meth:`GameState.legal_moves`, and :meth:`GameState.apply`
+Start with `new_game`, ask `GameState.legal_moves`, and `GameState.apply`
 moves; see the documentation for variants, observations, records and bots.
 """
 

@@ -1,4 +1,4 @@
-"""``python -m canasta``: the command line (see :mod:`canasta.cli`)."""
+"""``python -m canasta``: the command line (see `canasta.cli`)."""
 
 import sys
 

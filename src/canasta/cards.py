@@ -1,7 +1,7 @@
 """Cards and their notation (api.md §1, spec §0.1 and §1.2).
 
 Inside the engine a card is a small integer *code*: ``rank * 4 + suit`` for suited cards
-and :data:`JOKER` for the joker. :class:`Card` is the public value built from a code.
+and `JOKER` for the joker. `Card` is the public value built from a code.
 Ranks are indexed in notation order ``A 2 3 4 5 6 7 8 9 T J Q K``; the joker has rank 13.
 """
 
@@ -121,7 +121,7 @@ def _card(code: int) -> Card:
 #: Interned public cards by code.
 CARDS: tuple[Card, ...] = tuple(_card(c) for c in range(53))
 
-_TOKEN = re.compile(r"\s*(10|JK|\*|[A2-9TJQKatjqk])([SHDCshdc]?)")
+_TOKEN = re.compile(r"\s*(10|[Jj][Kk]|\*|[A2-9TJQKatjqk])([SHDCshdc]?)")
 
 
 def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:

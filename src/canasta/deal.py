@@ -1,7 +1,7 @@
 """Shuffling and dealing a new deal (spec §2.2, §3.5.2).
 
 The deck order is the only randomness in the library: ``new_game(seed=...)`` is
-reproducible, and :func:`deal` accepts an exact deck for records and tests.
+reproducible, and `deal` accepts an exact deck for records and tests.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Turn sequencing and legality: the one place that decides what is legal.
 
-Three entry points, all pure: :func:`legal_moves`, :func:`check` and :func:`apply`. Every
+Three entry points, all pure: `legal_moves`, `check` and `apply`. Every
 rule question that differs between variants is asked of the variant (spec §3); every
-look-ahead question goes to :mod:`canasta.solver`.
+look-ahead question goes to `canasta.solver`.
 
 Legality works on counts: a move is reduced to "k naturals of rank R, t twos, j jokers"
 (plus the exact cards it names), so the generator never enumerates subsets of a hand and

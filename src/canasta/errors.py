@@ -1,6 +1,6 @@
 """The exception types of the library, and the machine-readable reasons for illegal moves.
 
-Every error derives from :class:`CanastaError`. Messages always quote the input that was
+Every error derives from `CanastaError`. Messages always quote the input that was
 wrong and say why (api.md §8).
 """
 
@@ -61,7 +61,7 @@ class IllegalMoveError(CanastaError):
 
     Attributes:
         move: the move (or its text, when it was not even parsed).
-        reason: an :class:`IllegalReason`.
+        reason: an `IllegalReason`.
     """
 
     def __init__(self, move: Move | str, reason: IllegalReason, detail: str = "") -> None:

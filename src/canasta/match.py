@@ -1,15 +1,15 @@
 """A whole game of Canasta: deals until a side reaches the target score (spec §2.14).
 
-:class:`Match` is an immutable value like :class:`~canasta.GameState`. It deals each deal
+`Match` is an immutable value like `GameState`. It deals each deal
 with the sides' cumulative scores (which set the initial-meld minimum, spec §2.8), passes
 the deal to the next seat, adds each deal's scores, and ends when a side has reached the
 variant's ``target_score`` and leads alone. Ties for the lead at or above the target follow
 the variant's ``tie_policy`` (D18): ``play_on`` deals again until one side alone leads;
-``shared_win`` ends the match with every tied side winning (:attr:`Match.winner` is then a
+``shared_win`` ends the match with every tied side winning (`Match.winner` is then a
 tuple of sides).
 
 Every deal's deck comes from a seed derived from the match seed, so a match is reproduced
-by its variant, its seed and its moves (see :mod:`canasta.records`).
+by its variant, its seed and its moves (see `canasta.records`).
 """
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ class Deal:
 
     Attributes:
         number: 1 for the first deal of the match.
-        seed: the deck seed (see :func:`deal_seed`).
+        seed: the deck seed (see `deal_seed`).
         dealer: the dealer's seat.
         scores: each side's cumulative score before the deal.
         moves: the moves played, in order.
-        outcome: the deal's :class:`~canasta.Outcome`, or None while it is being played.
+        outcome: the deal's `Outcome`, or None while it is being played.
     """
 
     number: int
@@ -75,7 +75,7 @@ def _per_game_asks(variant: Variant) -> bool:
 class Match:
     """A game of Canasta played deal after deal until a side wins.
 
-    Create one with :meth:`new`; change it only through :meth:`apply` and :meth:`play`.
+    Create one with `new`; change it only through `apply` and `play`.
 
     Attributes:
         variant: the rules (``target_score`` and ``tie_policy`` end the match).
@@ -104,11 +104,11 @@ class Match:
         """Start a match and deal its first deal.
 
         Args:
-            variant: a :class:`~canasta.Variant`, a registered name or a config mapping.
-            seed: the match seed; None picks one at random (it is kept in :attr:`seed`).
+            variant: a `Variant`, a registered name or a config mapping.
+            seed: the match seed; None picks one at random (it is kept in `seed`).
 
         Returns:
-            A match whose :attr:`state` is the first deal; the last seat deals, so seat 0
+            A match whose `state` is the first deal; the last seat deals, so seat 0
             plays first.
         """
         resolved = resolve_variant(variant)

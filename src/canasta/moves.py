@@ -146,7 +146,7 @@ def _cards_arg(text: str, move_text: str, *, allow_empty: bool = False) -> tuple
 
 
 def parse_move(text: str | Move) -> Move:
-    """Parse one move token; a :class:`Move` is returned as it is."""
+    """Parse one move token; a `Move` is returned as it is."""
     if isinstance(text, Move):
         return text
     if not isinstance(text, str):

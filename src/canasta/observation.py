@@ -1,4 +1,4 @@
-"""What one seat may know: :class:`Observation` (api.md §5) and :func:`sample_state`.
+"""What one seat may know: `Observation` (api.md §5) and `sample_state`.
 
 An observation is built *for an explicit seat*. It has two parts:
 
@@ -11,11 +11,11 @@ An observation is built *for an explicit seat*. It has two parts:
 * **what the seat remembers** (perfect recall, as in OpenSpiel): the public history of the
   deal (every move with the exact cards it showed; cards drawn from the stock stay hidden),
   the cards known to be in each hand (taken from the pile and not played since), and the
-  part of the pile whose discards the seat saw. Like :class:`~canasta.GameState`'s history,
+  part of the pile whose discards the seat saw. Like `GameState`'s history,
   this part does not take part in equality.
 
-:func:`sample_state` deals the unseen cards at random into a full
-:class:`~canasta.GameState` that gives the same observation (a *determinization*, for
+`sample_state` deals the unseen cards at random into a full
+`GameState` that gives the same observation (a *determinization*, for
 bots that search).
 """
 
@@ -77,9 +77,9 @@ def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
 class Observation:
     """Everything ``seat`` may know about a deal (api.md §5).
 
-    Build one with :meth:`canasta.GameState.observe`. Equality compares what is visible
+    Build one with `canasta.GameState.observe`. Equality compares what is visible
     now; the remembered part (``history``, ``known``, ``pile_seen``) is left out of
-    equality, as a :class:`~canasta.GameState`'s history is.
+    equality, as a `GameState`'s history is.
 
     Attributes:
         variant: the rules.
@@ -282,7 +282,7 @@ def next_history(
 ) -> tuple[Event, ...]:
     """``after.history()`` computed from ``before``'s history (``after = before.apply(move)``).
 
-    Loops that play many moves keep the history this way and pass it to :func:`observe`,
+    Loops that play many moves keep the history this way and pass it to `observe`,
     instead of having every observation rebuild it from the start of the deal.
     """
     from canasta.engine import cards_used
@@ -305,16 +305,16 @@ def next_history(
 def observe(
     state: GameState, seat: int, *, history: tuple[Event, ...] | None = None
 ) -> Observation:
-    """What ``seat`` may know about ``state``; see :class:`Observation`.
+    """What ``seat`` may know about ``state``; see `Observation`.
 
     Args:
         state: the deal.
         seat: the seat to observe for, ``0 .. players - 1``.
         history: ``state.history()`` when the caller already has it (see
-            :func:`next_history`); by default it is computed.
+            `next_history`); by default it is computed.
 
     Returns:
-        The seat's :class:`Observation`.
+        The seat's `Observation`.
 
     Raises:
         ValueError: ``seat`` is not a seat of the variant.
@@ -372,11 +372,11 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
     observation equal to ``observation`` for the same seat; its history is empty.
 
     Args:
-        observation: an observation made by :func:`observe`.
+        observation: an observation made by `observe`.
         rng: the source of randomness (a new unseeded ``random.Random`` by default).
 
     Returns:
-        A :class:`~canasta.GameState`.
+        A `GameState`.
 
     Raises:
         ValueError: the observation cannot be completed (it is inconsistent).

@@ -1,6 +1,6 @@
 """The position format (api.md §6): ``GameState.to_dict`` and ``GameState.from_dict``.
 
-Input is checked thoroughly; any problem raises :class:`~canasta.errors.PositionError`
+Input is checked thoroughly; any problem raises `PositionError`
 saying what is wrong, and nothing partial is ever returned.
 """
 

@@ -13,10 +13,10 @@ A record is a block of header tags followed by the moves, one turn per line::
     1. S0: draw meld:KKK discard:7
     2. S1: draw discard:4   { a comment }
 
-:func:`dumps` writes a :class:`~canasta.match.Match` or a :class:`~canasta.GameState`;
-:func:`loads` reads a record back and replays it; :func:`parse` reads it without
-replaying. A malformed record raises :class:`~canasta.RecordError` with the line and
-column; an illegal move raises :class:`RecordReplayError` (a :class:`~canasta.ReplayError`)
+`dumps` writes a `Match` or a `GameState`;
+`loads` reads a record back and replays it; `parse` reads it without
+replaying. A malformed record raises `RecordError` with the line and
+column; an illegal move raises `RecordReplayError` (a `ReplayError`)
 with its ply, line and column and the reason.
 """
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
 
 import attrs
 
@@ -70,7 +70,7 @@ class RecordReplayError(ReplayError):
 
     Attributes:
         move: the move.
-        reason: an :class:`~canasta.IllegalReason`.
+        reason: an `IllegalReason`.
         ply: the 0-based index of the move in the whole record.
         line: the 1-based line of the move in the record text.
         column: the 1-based column of the move.
@@ -412,7 +412,7 @@ def parse(text: str) -> Record:
 
 
 def loads(text: str) -> Match | GameState:
-    """Read and replay a record: the :class:`Match` or :class:`~canasta.GameState` it
+    """Read and replay a record: the `Match` or `GameState` it
     describes, after its last move.
 
     Raises:
@@ -422,8 +422,8 @@ def loads(text: str) -> Match | GameState:
     return parse(text).replay()
 
 
-def load(path: Any) -> Match | GameState:
-    """:func:`loads` for a file path."""
+def load(path: str | os.PathLike[str]) -> Match | GameState:
+    """`loads` for a file path (read as UTF-8)."""
     with open(path, encoding="utf-8") as handle:
         return loads(handle.read())
 
@@ -511,7 +511,7 @@ def _match_lines(match: Match) -> list[str]:
 
 
 def _deck_of(state: GameState) -> tuple[int, ...] | None:
-    """An exact deck that :func:`~canasta.deal.deal` turns into ``state``, if one is found."""
+    """An exact deck that `deal` turns into ``state``, if one is found."""
     variant = state.variant
     players = variant.players
     hands = state.hands
@@ -545,11 +545,11 @@ def dumps(
 ) -> str:
     """Write a match or a deal as a record.
 
-    A :class:`Match` is recorded by its seed. A :class:`~canasta.GameState` is recorded
+    A `Match` is recorded by its seed. A `GameState` is recorded
     from where its moves started: pass the ``seed`` it was dealt with
     (``new_game(variant, seed=...)``; its dealer and scores are recorded too), or its
     starting state as ``start``; a state with no moves is its own start. A start that
-    :func:`~canasta.deal.deal` reproduces from a deck is written as ``[Deck]``, any other
+    `deal` reproduces from a deck is written as ``[Deck]``, any other
     (such as one read with ``GameState.from_dict``) as its exact ``[Position]``.
 
     Args:

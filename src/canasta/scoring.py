@@ -1,6 +1,6 @@
 """Scoring a finished deal with an explained breakdown (spec §2.13, §3.3, §3.5.9).
 
-Each side gets named :class:`ScoreLine` rows that add up to its score; rows worth 0 are
+Each side gets named `ScoreLine` rows that add up to its score; rows worth 0 are
 left out.
 """
 

@@ -1,6 +1,6 @@
-"""The public game state of one deal: :class:`GameState` (api.md §4).
+"""The public game state of one deal: `GameState` (api.md §4).
 
-A ``GameState`` is an immutable value. Every rule lives in :mod:`canasta.engine`; this
+A ``GameState`` is an immutable value. Every rule lives in `canasta.engine`; this
 module is the thin public face that parses moves, caches the legal-move list and converts
 to and from the position format.
 """
@@ -45,8 +45,8 @@ class Event:
 class GameState:
     """One deal of Canasta: every card's place, whose turn it is, and the turn's progress.
 
-    Build one with :func:`canasta.new_game` or :meth:`from_dict`; change it only through
-    :meth:`apply` and :meth:`play`, which return new states.
+    Build one with `canasta.new_game` or `from_dict`; change it only through
+    `apply` and `play`, which return new states.
     """
 
     variant: Variant
@@ -57,7 +57,7 @@ class GameState:
     to_move: int | None
     #: "draw", "play", "answer" or "over"
     phase: str
-    #: each seat's hand, as sorted card codes (see :attr:`hand`)
+    #: each seat's hand, as sorted card codes (see `hand`)
     hands: tuple[tuple[int, ...], ...]
     #: the discard pile, bottom to top, as card codes
     pile: tuple[int, ...]
@@ -154,7 +154,7 @@ class GameState:
         return self._advance(parsed)
 
     def _advance(self, move: Move) -> GameState:
-        """Apply a checked move; the new state remembers this one for :meth:`history`."""
+        """Apply a checked move; the new state remembers this one for `history`."""
         after = engine.apply(self, move)
         object.__setattr__(after, "_history", (self, move))
         return after

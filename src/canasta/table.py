@@ -1,6 +1,6 @@
 """The cards on the table: melds, and the per-turn bookkeeping of the player to move.
 
-These are plain frozen values; the engine (:mod:`canasta.engine`) decides how they change.
+These are plain frozen values; the engine (`canasta.engine`) decides how they change.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ WILD_RANK = TWO
 class Meld:
     """A side's meld: its rank and its cards (engine codes, sorted).
 
-    ``rank`` is a natural rank index (A, 4..K), :data:`~canasta.cards.THREE` for the black
-    threes of a going-out meld, or :data:`WILD_RANK` for a meld of wild cards only.
+    ``rank`` is a natural rank index (A, 4..K), `THREE` for the black
+    threes of a going-out meld, or `WILD_RANK` for a meld of wild cards only.
     """
 
     rank: int

@@ -1,6 +1,6 @@
 """A conformance checker for variants: random legal play that checks the engine's invariants.
 
-Plugin authors (and this library's own test suite) call :func:`check_variant` on a
+Plugin authors (and this library's own test suite) call `check_variant` on a
 variant. It plays seeded deals with uniformly random legal moves and, at every ply,
 checks what every variant must guarantee:
 
@@ -13,7 +13,7 @@ checks what every variant must guarantee:
   without suits, passes ``check()`` and applies; a sample of other candidate moves built from
   the hand (melds, lay-offs, pickups and discards with various cards, rank patterns and
   exact cards) is legal exactly when its suit-free form is listed, and ``apply()`` rejects
-  an illegal one with :class:`~canasta.errors.IllegalMoveError` carrying ``check()``'s
+  an illegal one with `IllegalMoveError` carrying ``check()``'s
   reason;
 - **serialisation**: ``to_dict``/``from_dict`` and ``to_json``/``from_json`` give back an
   equal state with the same legal moves;
@@ -22,7 +22,7 @@ checks what every variant must guarantee:
 - **termination and replay**: a deal ends within ``max_plies`` plies, its ``history()``
   lists the moves played, and replaying them with ``play()`` gives the same final state.
 
-A failure raises :class:`ConformanceError` (an :class:`AssertionError`) whose message names
+A failure raises `ConformanceError` (an `AssertionError`) whose message names
 the variant, the deal's seed, the ply and the moves that lead there, so it can be replayed
 with ``canasta.new_game(variant, seed=SEED).play(MOVES)``.
 
@@ -385,12 +385,12 @@ def check_state(
     candidates: int = 30,
     deck: list[int] | None = None,
 ) -> None:
-    """Check the invariants of one state; raise :class:`ConformanceError` on a failure.
+    """Check the invariants of one state; raise `ConformanceError` on a failure.
 
     Checks card conservation (against ``deck``, default the variant's full decks), the
     phase and seat fields, the legal-move list (no duplicates, suit-free, each move passing
     ``check()`` and applying without changing ``state``), up to ``candidates`` other
-    candidate moves from :func:`candidate_moves`, the serialisation round trips and
+    candidate moves from `candidate_moves`, the serialisation round trips and
     ``outcome()``.
     """
     rng = rng or random.Random(0)
@@ -561,7 +561,7 @@ def check_variant(
     serialisation round trips.
 
     Args:
-        variant: a :class:`~canasta.variants.base.Variant`, a registered name or a config
+        variant: a `Variant`, a registered name or a config
             mapping. Positions name their variant, so a plugin's variant must be
             registered.
         deals: how many deals to play; deal ``i`` is ``new_game(variant, seed=seed + i)``.

@@ -1,25 +1,25 @@
 """The variant registry (api.md §2): names, aliases, options, config files and plugins.
 
-- :func:`names` lists the registered variants, :func:`aliases` their other names, and
-  :func:`get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
-- :func:`from_config` reads a mapping such as ``{"variant": "classic-2p",
-  "target_score": 3000}``, :func:`load` the same from a ``.toml`` or ``.json`` file, and
+- `names` lists the registered variants, `aliases` their other names, and
+  `get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
+- `from_config` reads a mapping such as ``{"variant": "classic-2p",
+  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file, and
   ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
-- :func:`register` adds a variant. Installed packages add theirs through the entry-point
+- `register` adds a variant. Installed packages add theirs through the entry-point
   group ``canasta.variants``, loaded on first use of the registry. An entry point names a
-  :class:`Variant`, or a callable returning one, or a callable returning an iterable of
+  `Variant`, or a callable returning one, or a callable returning an iterable of
   variants or of ``(variant, aliases)`` pairs::
 
       [project.entry-points."canasta.variants"]
       house-2p-wild = "canasta_house_rules:house_2p_wild"
 
   A plugin that cannot be loaded, gives no variant or reuses a registered name raises
-  :class:`~canasta.errors.VariantError` naming the entry point, on every use of the
+  `VariantError` naming the entry point, on every use of the
   registry until it is fixed or uninstalled; it is never skipped silently.
 
 Every error names the input that was wrong: an unknown variant raises
-:class:`~canasta.errors.UnknownVariantError` listing the known names; an unknown,
-ill-typed or impossible option raises :class:`~canasta.errors.VariantError` naming it.
+`UnknownVariantError` listing the known names; an unknown,
+ill-typed or impossible option raises `VariantError` naming it.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ __all__ = [
 
 #: The entry-point group through which installed packages register variants.
 ENTRY_POINT_GROUP = "canasta.variants"
-#: The file suffixes :func:`load` reads.
+#: The file suffixes `load` reads.
 CONFIG_SUFFIXES = (".toml", ".json")
 
 _PRESETS: dict[str, Variant] = {}
@@ -125,7 +125,7 @@ def _add(entries: list[tuple[Variant, tuple[str, ...]]], source: str) -> None:
 
 
 def _entry_points() -> Iterable[metadata.EntryPoint]:
-    """The installed entry points of :data:`ENTRY_POINT_GROUP` (tests replace this)."""
+    """The installed entry points of `ENTRY_POINT_GROUP` (tests replace this)."""
     return metadata.entry_points(group=ENTRY_POINT_GROUP)
 
 
@@ -271,7 +271,7 @@ def from_config(config: Mapping[str, Any]) -> Variant:
 
 
 def load(path: str | Path) -> Variant:
-    """Read a variant config (as for :func:`from_config`) from a ``.toml`` or ``.json`` file.
+    """Read a variant config (as for `from_config`) from a ``.toml`` or ``.json`` file.
 
     A TOML file holds top-level keys::
 

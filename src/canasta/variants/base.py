@@ -1,9 +1,9 @@
-"""The :class:`Variant` base class: a frozen value holding a variant's numbers and options,
+"""The `Variant` base class: a frozen value holding a variant's numbers and options,
 and the small rule questions the engine asks it (style: "the engine owns sequencing; a
 variant answers small questions").
 
 Every option is one annotated attrs field named after its flag in spec §5; validation
-raises :class:`~canasta.errors.VariantError` naming the field.
+raises `VariantError` naming the field.
 """
 
 from __future__ import annotations
@@ -203,9 +203,9 @@ def ints_field(default: tuple[int, ...]) -> Any:
 class Variant:
     """A rule set: who plays, with what, and every option of spec §5 that applies.
 
-    Subclasses (:class:`~canasta.variants.classic.ClassicVariant`,
-    :class:`~canasta.variants.modern.ModernAmericanVariant`) add their option fields and
-    answer the rule questions below. Build variants with :func:`canasta.variants.get`.
+    Subclasses (`ClassicVariant`,
+    `ModernAmericanVariant`) add their option fields and
+    answer the rule questions below. Build variants with `canasta.variants.get`.
     """
 
     #: The registry name of the preset this variant derives from.
@@ -421,7 +421,7 @@ class Variant:
         return specs
 
     def option_names(self) -> tuple[str, ...]:
-        """The names of the options :meth:`with_options` accepts, in field order."""
+        """The names of the options `with_options` accepts, in field order."""
         return tuple(f.name for f in attrs.fields(type(self)) if f.name != "name")
 
     def to_config(self, *, full: bool = False) -> dict[str, Any]:
@@ -457,7 +457,7 @@ class Variant:
         """A copy with ``options`` (flags of spec §5) changed.
 
         An unknown option, an option of the wrong type or value, or an impossible
-        combination raises :class:`~canasta.errors.VariantError` naming the option. Lists
+        combination raises `VariantError` naming the option. Lists
         (as read from config files) are accepted where the option holds a tuple.
         """
         if not isinstance(options, Mapping):

@@ -1,6 +1,6 @@
 """Classic Canasta (spec §2, §3.1–§3.4, §3.7): the 2-, 3-, 4- and 6-player presets.
 
-Presets that differ only in numbers are instances of :class:`ClassicVariant`; nothing in
+Presets that differ only in numbers are instances of `ClassicVariant`; nothing in
 the engine looks at a preset's name.
 """
 

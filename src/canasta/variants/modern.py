@@ -1,7 +1,7 @@
 """Modern American Canasta (spec §3.5): the rules that differ from the classic game.
 
 Every difference is an answer to one of the engine's rule questions (see
-:class:`~canasta.variants.base.Variant`); the engine never looks at the variant's name.
+`Variant`); the engine never looks at the variant's name.
 """
 
 from __future__ import annotations
