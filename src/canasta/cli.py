@@ -214,6 +214,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 return RULES
             move = human.choose(obs, heading)
             if move is None:
+                if args.record:
+                    _write(args.record, records.dumps(match))
                 print("Goodbye.", file=out)
                 return OK
             reason = state.check(move)
