@@ -1,11 +1,11 @@
-"""Computer players: :class:`RandomBot`, :class:`GreedyBot`, and loops that let bots play.
+"""Computer players: `RandomBot`, `GreedyBot`, and loops that let bots play.
 
-A bot sees only an :class:`~canasta.observation.Observation` (what its seat may know) and
+A bot sees only an `Observation` (what its seat may know) and
 answers with one move from ``observation.legal_moves``::
 
     move = bot.choose(state.observe(seat))
 
-:func:`play_deal` and :func:`play_match` run a deal or a whole match with one bot per seat.
+`play_deal` and `play_match` run a deal or a whole match with one bot per seat.
 """
 
 from __future__ import annotations
