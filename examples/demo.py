@@ -15,7 +15,7 @@ import canasta
 from canasta.bots import GreedyBot
 from canasta.cards import CARDS
 from canasta.display import draw_outcome, style_for
-from canasta.observation import next_history, observe
+from canasta.observation import observe
 
 
 def main(seed: int = 2024) -> None:
@@ -26,7 +26,6 @@ def main(seed: int = 2024) -> None:
     print(f"Upcard: {style.card(state.pile_top) if state.pile_top else '-'}", end="")
     threes = [style.cards(CARDS[c] for c in side) for side in state.threes]
     print(f"   red threes dealt: side 0 [{threes[0]}]  side 1 [{threes[1]}]\n")
-    history: tuple[canasta.state.Event, ...] = ()
     turn, line = 0, ""
     while not state.is_over:
         seat = state.to_move
@@ -36,10 +35,9 @@ def main(seed: int = 2024) -> None:
                 print(line)
             turn += 1
             line = f"{turn:3}. seat {seat} (side {state.variant.side_of(seat)}):"
-        move = bots[seat].choose(observe(state, seat, history=history))
+        move = bots[seat].choose(observe(state, seat))
         after = state.apply(move)
-        history = next_history(history, state, move, after)
-        event = history[-1]
+        event = after.history()[-1]
         words = [str(move)]
         if event.cards and move.kind != "draw":
             words.append(f"[{style.cards(CARDS[c] for c in event.cards)}]")
@@ -52,7 +50,7 @@ def main(seed: int = 2024) -> None:
     print(line)
     outcome = state.outcome()
     assert outcome is not None
-    print("\nThe deal is over after", len(history), "moves.\n")
+    print("\nThe deal is over after", len(state.history()), "moves.\n")
     print(draw_outcome(outcome))
 
 

@@ -19,7 +19,7 @@ from canasta.cards import ACE, RANKS, SEVEN, THREE, Card
 from canasta.errors import CanastaError
 from canasta.match import Match
 from canasta.moves import Answer, Discard, Draw, End, LayOff, MeldCards, Move, Take, parse_move
-from canasta.observation import Observation, next_history, observe, sample_state
+from canasta.observation import Observation, observe, sample_state
 from canasta.state import GameState
 from canasta.table import WILD_RANK, Meld
 
@@ -515,14 +515,10 @@ def play_deal(state: GameState, bots: Sequence[Bot]) -> GameState:
         NoLegalMoveError: a seat to act had no legal move.
     """
     bots = _seat_bots(bots, state.variant.players)
-    history = state.history()
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
-        move = parse_move(bots[seat].choose(observe(state, seat, history=history)))
-        after = state.apply(move)
-        history = next_history(history, state, move, after)
-        state = after
+        state = state.apply(parse_move(bots[seat].choose(observe(state, seat))))
     return state
 
 
@@ -533,18 +529,11 @@ def play_match(match: Match, bots: Sequence[Bot], max_deals: int | None = None) 
         NoLegalMoveError: a seat to act had no legal move.
     """
     bots = _seat_bots(bots, match.variant.players)
-    history = match.state.history()
     while not match.is_over:
         if max_deals is not None and len(match.deals) >= max_deals:
             break
         state = match.state
         seat = state.to_move
         assert seat is not None
-        move = parse_move(bots[seat].choose(observe(state, seat, history=history)))
-        deals_before = len(match.deals)
-        match = match.apply(move)
-        if len(match.deals) == deals_before:
-            history = next_history(history, state, move, match.state)
-        else:
-            history = ()  # a new deal (or the end of the match)
+        match = match.apply(parse_move(bots[seat].choose(observe(state, seat))))
     return match

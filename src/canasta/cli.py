@@ -31,8 +31,8 @@ from canasta.errors import (
 )
 from canasta.match import Match
 from canasta.moves import Move, parse_move
-from canasta.observation import Observation, next_history, observe
-from canasta.state import GameState
+from canasta.observation import Observation, observe
+from canasta.state import Event, GameState
 from canasta.variants import get, names
 from canasta.variants.base import Variant
 
@@ -165,7 +165,7 @@ def _describe(state: GameState, after: GameState, move: Move, style: Any) -> str
     """A line telling what a move did, with the exact cards shown to the table."""
     from canasta.cards import CARDS
 
-    event = next_history((), state, move, after)[-1]
+    event = Event.between(state, move, after)
     text = f"seat {event.seat}: {move}"
     if event.cards:
         text += f"  ({style.cards(CARDS[c] for c in event.cards)})"

@@ -36,7 +36,7 @@ from canasta.variants.base import Variant
 if TYPE_CHECKING:
     from canasta.state import Event, GameState
 
-__all__ = ["Observation", "PublicEvent", "next_history", "observe", "sample_state"]
+__all__ = ["Observation", "PublicEvent", "observe", "sample_state"]
 
 
 @attrs.frozen
@@ -277,31 +277,6 @@ def _memory(
     )
 
 
-def next_history(
-    history: tuple[Event, ...], before: GameState, move: Move, after: GameState
-) -> tuple[Event, ...]:
-    """``after.history()`` computed from ``before``'s history (``after = before.apply(move)``).
-
-    Loops that play many moves keep the history this way and pass it to `observe`,
-    instead of having every observation rebuild it from the start of the deal.
-    """
-    from canasta.engine import cards_used
-    from canasta.state import Event
-
-    seat = before.to_move
-    if seat is None:
-        raise ValueError("the deal was already over before the move")
-    side = before.variant.side_of(seat)
-    event = Event(
-        seat=seat,
-        move=move,
-        cards=cards_used(before, move),
-        taken=before.pile if move.kind == "take" else (),
-        threes=after.threes[side][len(before.threes[side]) :],
-    )
-    return (*history, event)
-
-
 def observe(
     state: GameState, seat: int, *, history: tuple[Event, ...] | None = None
 ) -> Observation:
@@ -310,8 +285,8 @@ def observe(
     Args:
         state: the deal.
         seat: the seat to observe for, ``0 .. players - 1``.
-        history: ``state.history()`` when the caller already has it (see
-            `next_history`); by default it is computed.
+        history: the deal's events to remember, by default ``state.history()``
+            (pass ``()`` for an observation without memory, which is cheaper).
 
     Returns:
         The seat's `Observation`.

@@ -38,6 +38,20 @@ class Event:
     #: threes laid face up for the mover's side during the move (drawn or taken)
     threes: tuple[int, ...]
 
+    @classmethod
+    def between(cls, before: GameState, move: Move, after: GameState) -> Event:
+        """The event of ``move``, which led from ``before`` to ``after``."""
+        seat = before.to_move
+        assert seat is not None
+        side = before.variant.side_of(seat)
+        return cls(
+            seat=seat,
+            move=move,
+            cards=engine.cards_used(before, move),
+            taken=before.pile if move.kind == "take" else (),
+            threes=after.threes[side][len(before.threes[side]) :],
+        )
+
 
 # slots=False: the engine copies states through their __dict__ (see table.evolve), which
 # is several times cheaper than setting slots one by one.
@@ -86,6 +100,7 @@ class GameState:
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False)
     #: (the state before, the move that led here); walked by history()
     _history: tuple[GameState, Move] | None = attrs.field(default=None, init=False)
+    _events: tuple[Event, ...] | None = attrs.field(default=None, init=False)
     _counts: list[int] | None = attrs.field(default=None, init=False)
     _ctx: Any = attrs.field(default=None, init=False)
 
@@ -160,25 +175,23 @@ class GameState:
         return after
 
     def history(self) -> tuple[Event, ...]:
-        """The moves played since this state was dealt or read, oldest first."""
-        events: list[Event] = []
+        """The moves played since this state was dealt or read, oldest first.
+
+        Each state caches its history, built on its predecessor's, so asking every state
+        of a deal in turn costs one event per move.
+        """
+        chain: list[GameState] = []
         state = self
-        while state._history is not None:
-            before, move = state._history
-            seat = before.to_move
-            assert seat is not None
-            side = before.variant.side_of(seat)
-            events.append(
-                Event(
-                    seat=seat,
-                    move=move,
-                    cards=engine.cards_used(before, move),
-                    taken=before.pile if move.kind == "take" else (),
-                    threes=state.threes[side][len(before.threes[side]) :],
-                )
-            )
-            state = before
-        return tuple(reversed(events))
+        while state._events is None and state._history is not None:
+            chain.append(state)
+            state = state._history[0]
+        events = state._events if state._events is not None else ()
+        for later in reversed(chain):
+            assert later._history is not None
+            before, move = later._history
+            events = (*events, Event.between(before, move, later))
+            later.__dict__["_events"] = events  # a cache: frozen only to users
+        return events
 
     def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:
         """Apply a sequence of moves (Moves, texts, or space-separated strings).
