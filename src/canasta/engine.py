@@ -263,6 +263,8 @@ def _after_meld_reason(
         if done:
             hand_after += sum(1 for c in turn_after.waiting if c not in variant.laid_out_threes)
     if hand_after <= 1:
+        if obliged and hand_after and turn_after.no_discard:
+            return R.MUST_GO_OUT  # the last card cannot be discarded this turn (D11)
         may_out = _may_go_out(variant, melds_after, turn_after)
         if not done:
             # D12: an unopened player may still go out concealed without the minimum.
@@ -441,7 +443,12 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
     if opening:
         value = k * (5 if rank == THREE else _VALUES[rank]) + 20 * twos + 50 * jokers
         turn_after = evolve(turn_after, opening=turn.opening + value)
-    return _after_meld_reason(st, seat, counts_after, melds_after, turn_after, hand_after, obliged)
+    reason = _after_meld_reason(
+        st, seat, counts_after, melds_after, turn_after, hand_after, obliged
+    )
+    if rank == THREE and reason in (R.MUST_GO_OUT, R.HAND_SIZE):
+        return R.BLACK_THREES  # spec §2.6: only in the turn the player goes out
+    return reason
 
 
 def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:

@@ -42,7 +42,6 @@ class IllegalReason(enum.Enum):
     CANASTA_LOCKED = "a natural canasta may not take wild cards"
     BLACK_THREES = "black threes may be melded only when going out"
     INITIAL_MINIMUM = "the initial meld cannot reach the minimum"
-    INITIAL_CONTENT = "the initial meld lacks the required meld"
     OPENING_INCOMPLETE = "the initial meld has not reached the minimum yet"
     HAND_SIZE = "the hand would be too small to go on without going out"
     CANNOT_GO_OUT = "going out is not allowed now"
