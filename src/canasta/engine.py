@@ -183,13 +183,16 @@ def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -
     closed = _closed(st)
     ranks = {m.rank for m in melds}
     orphans = counts[THREE] if counts[THREE] < 3 else 0
+    pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
     for rank in NATURAL_RANKS:
         count = counts[rank]
         if count and (rank in closed or (count == 1 and rank not in ranks)):
             orphans += count
             if orphans > 1:
                 return True
-    return orphans > 1
+        elif count == 2 and rank not in ranks:
+            pairs += 1
+    return orphans > 1 or pairs > wilds
 
 
 def _query(
