@@ -180,7 +180,7 @@ def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -
     )
     if reachable < variant.canastas_to_go_out and not variant.has_wild_melds:
         return True
-    closed = _closed(st)
+    closed = _context(st).closed
     ranks = {m.rank for m in melds}
     orphans = counts[THREE] if counts[THREE] < 3 else 0
     pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
@@ -205,7 +205,7 @@ def _query(
     concealed: bool,
 ) -> solver.Query:
     variant = st.variant
-    closed = _closed(st)
+    closed = _context(st).closed
     growable: list[tuple[int, int] | None] = [None] * 13
     new_ok = [False] * 13
     for rank in NATURAL_RANKS:
@@ -474,7 +474,7 @@ def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
     hand = st.hands[seat]
     if len(hand) == 1 and len(st.pile) == 1 and not variant.one_card_pile_allowed:
         return R.ONE_CARD_PILE  # T5, D16
-    closed = _closed(st)
+    closed = _context(st).closed
     if rank in closed:
         return R.CLOSED_RANK
     melds = st.melds[side]
@@ -575,7 +575,7 @@ def _discard_reason(st: GameState, code: int) -> R | None:
             return R.CANNOT_GO_OUT
     elif turn.must_go_out:
         return R.MUST_GO_OUT
-    return variant.discard_reason(code, st.counts(), not st.pile, going_out, _closed(st))
+    return variant.discard_reason(code, st.counts(), not st.pile, going_out, _context(st).closed)
 
 
 def _ask_reason(st: GameState) -> R | None:

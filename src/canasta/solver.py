@@ -217,7 +217,16 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             return False
         if i == len(ranks):
             return finish(twos, jokers, left, value, canastas, flags, small)
-        key = (i, twos, jokers, min(left, 2), min(value, cap), min(canastas, 9), flags, *small)
+        key = (
+            i,
+            twos,
+            jokers,
+            left if left < 2 else 2,
+            value if value < cap else cap,
+            canastas,
+            flags,
+            *small,
+        )
         hit = memo.get(key)
         if hit is not None:
             return hit
