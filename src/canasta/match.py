@@ -23,7 +23,7 @@ import attrs
 
 from canasta.deal import new_game, resolve_variant
 from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
-from canasta.moves import Move, parse_move
+from canasta.moves import Move, flatten_moves, parse_move
 from canasta.scoring import Outcome
 from canasta.state import GameState
 from canasta.variants.base import Variant
@@ -182,17 +182,8 @@ class Match:
         Raises:
             ReplayError: at the first illegal move, with ``.ply`` its 0-based index.
         """
-        flat: list[Move | str] = []
-        for item in moves:
-            if isinstance(item, str):
-                flat.extend(item.split())
-            elif isinstance(item, Move):
-                flat.append(item)
-            else:
-                flat.extend(item)
         match = self
-        for ply, item in enumerate(flat):
-            parsed = parse_move(item)
+        for ply, parsed in enumerate(flatten_moves(moves)):
             try:
                 match = match.apply(parsed)
             except IllegalMoveError as exc:

@@ -190,6 +190,17 @@ def parse_moves(text: str | Move | Iterable[str | Move]) -> tuple[Move, ...]:
     return tuple(parse_move(t) for t in text)
 
 
+def flatten_moves(items: Iterable[str | Move | Iterable[str | Move]]) -> list[Move]:
+    """The moves of ``play(*items)``: Moves, texts, space-separated strings or sequences.
+
+    Every move is parsed before any is played, so bad notation changes nothing.
+    """
+    flat: list[Move] = []
+    for item in items:
+        flat.extend(parse_moves(item))
+    return flat
+
+
 # Interned suitless cards, used by the legal-move generator.
 PATTERNS: tuple[Card, ...] = tuple(
     Card("*") if r == JOKER_RANK else Card(RANKS[r], None) for r in range(14)

@@ -16,7 +16,7 @@ import attrs
 from canasta import engine
 from canasta.cards import CARDS, Card
 from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
-from canasta.moves import Move, parse_move
+from canasta.moves import Move, flatten_moves, parse_move
 from canasta.table import NEW_TURN, OVER, Meld, Turn
 from canasta.variants.base import Variant
 
@@ -98,6 +98,7 @@ class GameState:
     #: 3-player cutthroat (spec §3.3): the lone hand, once the pile has been taken
     lone: int | None = None
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False)
+    _legal_ids: frozenset[int] | None = attrs.field(default=None, init=False)
     #: (the state before, the move that led here); walked by history()
     _history: tuple[GameState, Move] | None = attrs.field(default=None, init=False)
     _events: tuple[Event, ...] | None = attrs.field(default=None, init=False)
@@ -137,7 +138,7 @@ class GameState:
             if self.to_move is not None:
                 for code in self.hands[self.to_move]:
                     counts[code >> 2] += 1
-            object.__setattr__(self, "_counts", counts)
+            self.__dict__["_counts"] = counts
         return counts
 
     # -- moves ----------------------------------------------------------------------------
@@ -147,7 +148,9 @@ class GameState:
         legal = self._legal
         if legal is None:
             legal = engine.legal_moves(self)
-            object.__setattr__(self, "_legal", legal)
+            # Caches, not state: written past the frozen front door.
+            self.__dict__["_legal"] = legal
+            self.__dict__["_legal_ids"] = frozenset(map(id, legal))
         return legal
 
     def check(self, move: Move | str) -> IllegalReason | None:
@@ -160,9 +163,9 @@ class GameState:
     def apply(self, move: Move | str) -> GameState:
         """The state after ``move``; raises IllegalMoveError (this state is unchanged)."""
         parsed = parse_move(move)
-        legal = self._legal
+        ids = self._legal_ids
         # A move taken from the cached legal list needs no second check.
-        if legal is None or parsed not in legal:
+        if ids is None or id(parsed) not in ids:
             reason = engine.check(self, parsed)
             if reason is not None:
                 raise IllegalMoveError(parsed, reason)
@@ -171,7 +174,7 @@ class GameState:
     def _advance(self, move: Move) -> GameState:
         """Apply a checked move; the new state remembers this one for `history`."""
         after = engine.apply(self, move)
-        object.__setattr__(after, "_history", (self, move))
+        after.__dict__["_history"] = (self, move)
         return after
 
     def history(self) -> tuple[Event, ...]:
@@ -198,17 +201,8 @@ class GameState:
 
         Raises ReplayError with ``.ply`` (0-based) at the first illegal move.
         """
-        flat: list[Move | str] = []
-        for item in moves:
-            if isinstance(item, str):
-                flat.extend(item.split())
-            elif isinstance(item, Move):
-                flat.append(item)
-            else:
-                flat.extend(item)
         state = self
-        for ply, item in enumerate(flat):
-            parsed = parse_move(item)
+        for ply, parsed in enumerate(flatten_moves(moves)):
             reason = engine.check(state, parsed)
             if reason is not None:
                 raise ReplayError(parsed, reason, ply)
