@@ -31,7 +31,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
 docs-build: $(STAMP)
-	@if [ -f mkdocs.yml ]; then $(BIN)/mkdocs build --strict --quiet --site-dir .site; fi
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir .site
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py

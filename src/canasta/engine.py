@@ -352,7 +352,7 @@ def _context(st: GameState) -> _Context:
             len(st.hands[seat]),
             _wild_incomplete(melds),
         )
-        object.__setattr__(st, "_ctx", ctx)
+        st.__dict__["_ctx"] = ctx  # a cache on the frozen state
     return ctx
 
 
