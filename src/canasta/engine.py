@@ -849,7 +849,8 @@ def _play_moves(st: GameState) -> list[Move]:
     for rank in (*NATURAL_RANKS, THREE):
         for k in range(2, counts[rank] + 1):
             for t, j in wild_splits:
-                if _play_reason(st, False, rank, k, t, j) is None:
+                # Spec §2.4: a new meld has at least three cards (no need to ask).
+                if k + t + j >= 3 and _play_reason(st, False, rank, k, t, j) is None:
                     moves.append(_move("meld", rank, k, t, j))
     if variant.has_wild_melds and twos + jokers:
         for t in range(twos + 1):
