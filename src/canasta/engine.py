@@ -59,6 +59,7 @@ _T = TypeVar("_T")
 _VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 # Discard order of legal_moves(): A, 3..K, then 2, then the joker.
 _DISCARD_ORDER = (0, *range(2, 13), TWO, JOKER_RANK)
+_RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}
 
 
 # --------------------------------------------------------------------------------------
@@ -161,27 +162,16 @@ def _with_group(
 
 
 def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -> bool:
-    """A cheap necessary condition for going out: at most one card that no meld can take.
+    """A cheap necessary condition for going out: at most one card that no meld can take,
+    and enough canastas within reach.
 
     A single natural without a meld of its rank can only be the discard (every meld needs
     two naturals); so can cards of a closed rank, and one or two black threes.
     """
     variant = st.variant
-    # Enough canastas must be within reach: a meld can only become one if its cards, the
-    # hand's cards of its rank and every wild in hand make seven.
-    wilds = counts[TWO] + counts[JOKER_RANK]
-    reachable = _canastas(melds) + sum(
-        1 for m in melds if not m.is_canasta and m.size + counts[m.rank] + wilds >= 7
-    )
-    reachable += sum(
-        1
-        for rank in NATURAL_RANKS
-        if counts[rank] >= 2 and all(m.rank != rank for m in melds) and counts[rank] + wilds >= 7
-    )
-    if reachable < variant.canastas_to_go_out and not variant.has_wild_melds:
-        return True
     closed = _context(st).closed
     ranks = {m.rank for m in melds}
+    wilds = counts[TWO] + counts[JOKER_RANK]
     orphans = counts[THREE] if counts[THREE] < 3 else 0
     pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
     for rank in NATURAL_RANKS:
@@ -192,7 +182,20 @@ def _out_impossible(st: GameState, counts: list[int], melds: tuple[Meld, ...]) -
                 return True
         elif count == 2 and rank not in ranks:
             pairs += 1
-    return orphans > 1 or pairs > wilds
+    if pairs > wilds:
+        return True
+    if variant.has_wild_melds:
+        return False
+    # A meld can only become a canasta if its cards, the hand's cards of its rank and every
+    # wild in hand make seven.
+    reachable = 0
+    for m in melds:
+        if m.is_canasta or m.size + counts[m.rank] + wilds >= 7:
+            reachable += 1
+    for rank in NATURAL_RANKS:
+        if counts[rank] >= 2 and rank not in ranks and counts[rank] + wilds >= 7:
+            reachable += 1
+    return reachable < variant.canastas_to_go_out
 
 
 def _query(
@@ -474,7 +477,7 @@ def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
     hand = st.hands[seat]
     if len(hand) == 1 and len(st.pile) == 1 and not variant.one_card_pile_allowed:
         return R.ONE_CARD_PILE  # T5, D16
-    closed = _context(st).closed
+    closed = _closed(st)  # the draw phase needs no full context
     if rank in closed:
         return R.CLOSED_RANK
     melds = st.melds[side]
@@ -542,21 +545,19 @@ def _take_reason(st: GameState, k: int, twos: int, jokers: int) -> R | None:
     return _after_meld_reason(st, seat, counts_after, melds_after, turn, hand_after, False)
 
 
-def _discard_reason(st: GameState, code: int) -> R | None:
+def _discard_block(st: GameState) -> R | None:
+    """Why no card at all may be discarded now (the same answer for every card)."""
     if st.phase != PLAY:
         return R.WRONG_PHASE
     seat = st.to_move
     assert seat is not None
-    hand = st.hands[seat]
-    if code not in hand:
-        return R.NOT_IN_HAND
     variant = st.variant
     turn = st.turn
     if turn.no_discard:
         return R.NO_DISCARD
     side = variant.side_of(seat)
     melds = st.melds[side]
-    going_out = len(hand) == 1
+    going_out = len(st.hands[seat]) == 1
     if not st.opened[side] and (turn.melded or turn.took_pile):
         exempt = (
             going_out
@@ -575,7 +576,16 @@ def _discard_reason(st: GameState, code: int) -> R | None:
             return R.CANNOT_GO_OUT
     elif turn.must_go_out:
         return R.MUST_GO_OUT
-    return variant.discard_reason(code, st.counts(), not st.pile, going_out, _context(st).closed)
+    return None
+
+
+def _discard_reason(st: GameState, code: int) -> R | None:
+    """May the card ``code`` (in the hand of the player to move) be discarded?"""
+    reason = _discard_block(st)
+    if reason is not None or not st.variant.restricts_discards:
+        return reason
+    going_out = len(st.hands[st.to_move or 0]) == 1
+    return st.variant.discard_reason(code, st.counts(), not st.pile, going_out, _context(st).closed)
 
 
 def _ask_reason(st: GameState) -> R | None:
@@ -646,26 +656,31 @@ def _resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None
     """The hand codes a move's cards stand for: exact cards first, then patterns."""
     pool = list(hand)
     chosen: list[int] = []
-    for card in cards:
-        if card.suit is not None or card.rank == "*":
-            code = card.code
-            if code not in pool:
-                return None
-            pool.remove(code)
-            chosen.append(code)
+    patterns: list[int] = []
     for card in cards:
         if card.suit is None and card.rank != "*":
-            rank = RANKS.index(card.rank)
-            # Deterministic: the lowest code of that rank (black threes before red ones).
-            pick = next(
-                (c for c in pool if c >> 2 == rank and not (rank == THREE and c in (9, 10))), None
-            )
-            if pick is None:
-                pick = next((c for c in pool if c >> 2 == rank), None)
-            if pick is None:
-                return None
-            pool.remove(pick)
-            chosen.append(pick)
+            patterns.append(_RANK_INDEX[card.rank])
+            continue
+        code = card.code
+        if code not in pool:
+            return None
+        pool.remove(code)
+        chosen.append(code)
+    for rank in patterns:
+        # Deterministic: the lowest code of that rank (the hand is sorted), black threes
+        # before red ones.
+        pick = None
+        for code in pool:
+            if code >> 2 == rank:
+                if rank != THREE or code not in (9, 10):
+                    pick = code
+                    break
+                if pick is None:
+                    pick = code
+        if pick is None:
+            return None
+        pool.remove(pick)
+        chosen.append(pick)
     return chosen
 
 
@@ -788,6 +803,10 @@ def _move(kind: str, rank: int, k: int, twos: int, jokers: int) -> Move:
     return move
 
 
+#: ``discard:R`` for each rank index.
+_DISCARDS: tuple[Move, ...] = tuple(_move("discard", rank, 0, 0, 0) for rank in range(14))
+
+
 def _wild_splits(twos: int, jokers: int, most: int) -> list[tuple[int, int]]:
     return [(t, j) for t in range(min(twos, most) + 1) for j in range(min(jokers, most - t) + 1)]
 
@@ -798,7 +817,9 @@ def _take_moves(st: GameState) -> list[Move]:
     counts = st.counts()
     rank = st.pile[-1] >> 2
     moves: list[Move] = []
-    if _take_reason(st, 0, 0, 0) is None:
+    melds = st.melds[st.variant.side_of(st.to_move or 0)]
+    # A bare ``take`` lays the top card off: only onto a meld of its rank (T3c).
+    if any(m.rank == rank for m in melds) and _take_reason(st, 0, 0, 0) is None:
         moves.append(TAKE_LAYOFF)
     most = st.variant.max_wilds_per_meld
     for k in range(1, counts[rank] + 1):
@@ -895,23 +916,18 @@ def legal_moves(st: GameState) -> tuple[Move, ...]:
         moves.append(ASK)
     moves.extend(_play_moves(st))
     counts = st.counts()
-    hand = st.hands[st.to_move or 0]
-    turn = st.turn
-    if (
-        len(hand) > 1
-        and not (turn.no_discard or turn.must_go_out or turn.melded or turn.took_pile)
-        and not st.variant.restricts_discards
-    ):
-        # The common case: nothing restricts the discard of any card in hand.
-        moves.extend(_move("discard", rank, 0, 0, 0) for rank in _DISCARD_ORDER if counts[rank])
-    else:
-        for rank in _DISCARD_ORDER:
-            if counts[rank]:
-                code = next(c for c in hand if c >> 2 == rank)
-                if rank == THREE:
-                    code = next((c for c in hand if c in (8, 11)), code)
-                if _discard_reason(st, code) is None:
-                    moves.append(_move("discard", rank, 0, 0, 0))
+    if _discard_block(st) is None:
+        if not st.variant.restricts_discards:
+            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
+        else:
+            hand = st.hands[st.to_move or 0]
+            for rank in _DISCARD_ORDER:
+                if counts[rank]:
+                    code = next(c for c in hand if c >> 2 == rank)
+                    if rank == THREE:
+                        code = next((c for c in hand if c in (8, 11)), code)
+                    if _discard_reason(st, code) is None:
+                        moves.append(_DISCARDS[rank])
     if _end_reason(st) is None:
         moves.append(END)
     return tuple(moves)

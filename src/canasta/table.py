@@ -27,6 +27,15 @@ class Meld:
     codes: tuple[int, ...]
     naturals: int
     wilds: int
+    #: the number of cards (stored: the engine reads it for every candidate move)
+    size: int = attrs.field(init=False, eq=False, repr=False)
+    #: seven or more cards (spec §2.5); never the black-three meld
+    is_canasta: bool = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        size = len(self.codes)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "is_canasta", size >= 7 and self.rank != THREE)
 
     @classmethod
     def of(cls, rank: int, codes: tuple[int, ...]) -> Meld:
@@ -45,15 +54,6 @@ class Meld:
             self.naturals + naturals,
             self.wilds + wilds,
         )
-
-    @property
-    def size(self) -> int:
-        return len(self.codes)
-
-    @property
-    def is_canasta(self) -> bool:
-        """Seven or more cards (spec §2.5); never the black-three meld."""
-        return len(self.codes) >= 7 and self.rank != THREE
 
     @property
     def is_natural(self) -> bool:
