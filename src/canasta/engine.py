@@ -16,6 +16,7 @@ naturals, twos, jokers); ``ask``; ``meld`` moves by rank (A, 4..K, black threes,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta import solver
@@ -60,6 +61,9 @@ _VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 # Discard order of legal_moves(): A, 3..K, then 2, then the joker.
 _DISCARD_ORDER = (0, *range(2, 13), TWO, JOKER_RANK)
 _RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}
+# Order of meld: and add: moves in legal_moves() (the black threes have no add:).
+_MELD_ORDER = (*NATURAL_RANKS, THREE)
+_ADD_ORDER = (*NATURAL_RANKS, WILD_RANK)
 
 
 # --------------------------------------------------------------------------------------
@@ -364,7 +368,6 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
     if st.phase != PLAY:
         return R.WRONG_PHASE
     ctx = _context(st)
-    variant = st.variant
     counts = ctx.counts
     if (
         (k and k > counts[rank])
@@ -373,6 +376,15 @@ def _play_reason(st: GameState, add: bool, rank: int, k: int, twos: int, jokers:
         or (rank == WILD_RANK and k)
     ):
         return R.NOT_IN_HAND
+    return _placement_reason(st, ctx, add, rank, k, twos, jokers)
+
+
+def _placement_reason(
+    st: GameState, ctx: _Context, add: bool, rank: int, k: int, twos: int, jokers: int
+) -> R | None:
+    """`_play_reason` for cards known to be in hand, in the play phase."""
+    variant = st.variant
+    counts = ctx.counts
     seat = ctx.seat
     melds = ctx.melds
     turn = st.turn
@@ -807,8 +819,12 @@ def _move(kind: str, rank: int, k: int, twos: int, jokers: int) -> Move:
 _DISCARDS: tuple[Move, ...] = tuple(_move("discard", rank, 0, 0, 0) for rank in range(14))
 
 
-def _wild_splits(twos: int, jokers: int, most: int) -> list[tuple[int, int]]:
-    return [(t, j) for t in range(min(twos, most) + 1) for j in range(min(jokers, most - t) + 1)]
+@cache
+def _wild_splits(twos: int, jokers: int, most: int) -> tuple[tuple[int, int], ...]:
+    """Every (twos, jokers) pair of at most ``most`` wild cards from those held."""
+    return tuple(
+        (t, j) for t in range(min(twos, most) + 1) for j in range(min(jokers, most - t) + 1)
+    )
 
 
 def _take_moves(st: GameState) -> list[Move]:
@@ -852,47 +868,36 @@ def _opening_conceivable(st: GameState, counts: list[int]) -> bool:
 
 
 def _play_moves(st: GameState) -> list[Move]:
-    counts = st.counts()
+    ctx = _context(st)
+    counts = ctx.counts
     variant = st.variant
-    seat = st.to_move
-    assert seat is not None
-    melds = st.melds[variant.side_of(seat)]
+    melds = ctx.melds
     twos, jokers = counts[TWO], counts[JOKER_RANK]
     most = variant.max_wilds_per_meld
     wild_splits = _wild_splits(twos, jokers, most)
     moves: list[Move] = []
-    if (
-        not st.opened[variant.side_of(seat)]
-        and not st.turn.must_go_out
-        and not _opening_conceivable(st, counts)
-    ):
+    if not ctx.opened and not st.turn.must_go_out and not _opening_conceivable(st, counts):
         return moves
-    for rank in (*NATURAL_RANKS, THREE):
+    for rank in _MELD_ORDER:
         for k in range(2, counts[rank] + 1):
             for t, j in wild_splits:
                 # Spec §2.4: a new meld has at least three cards (no need to ask).
-                if k + t + j >= 3 and _play_reason(st, False, rank, k, t, j) is None:
+                if k + t + j >= 3 and _placement_reason(st, ctx, False, rank, k, t, j) is None:
                     moves.append(_move("meld", rank, k, t, j))
     if variant.has_wild_melds and twos + jokers:
         for t in range(twos + 1):
             for j in range(jokers + 1):
-                if t + j and _play_reason(st, False, WILD_RANK, 0, t, j) is None:
+                if t + j and _placement_reason(st, ctx, False, WILD_RANK, 0, t, j) is None:
                     moves.append(_move("meld", WILD_RANK, 0, t, j))
-    seen: set[int] = set()
-    for meld in sorted(melds, key=lambda m: (m.rank == WILD_RANK, m.rank)):
-        rank = meld.rank
-        if rank in seen or rank == THREE:
+    on_table = {m.rank for m in melds}
+    for rank in _ADD_ORDER:
+        if rank not in on_table:
             continue
-        seen.add(rank)
         naturals = 0 if rank == WILD_RANK else counts[rank]
-        splits = (
-            [(t, j) for t in range(twos + 1) for j in range(jokers + 1)]
-            if rank == WILD_RANK
-            else wild_splits
-        )
+        splits = _wild_splits(twos, jokers, twos + jokers) if rank == WILD_RANK else wild_splits
         for k in range(naturals + 1):
             for t, j in splits:
-                if k + t + j and _play_reason(st, True, rank, k, t, j) is None:
+                if k + t + j and _placement_reason(st, ctx, True, rank, k, t, j) is None:
                     moves.append(_move("add", rank, k, t, j))
     return moves
 
