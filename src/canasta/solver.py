@@ -115,6 +115,8 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     required = variant.canastas_to_go_out
     blocks_out = variant.wild_meld_blocks_going_out
     memo: dict[tuple[int, ...], bool] = {}
+    # _place depends only on (rank, naturals, wilds) within one search.
+    placed: dict[tuple[int, int, int], tuple[int, int] | None] = {}
 
     # Upper bound of the value still obtainable, for pruning the opening search.
     suffix = [0] * (len(ranks) + 1)
@@ -232,7 +234,6 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             return hit
         rank = ranks[i]
         count = counts[rank]
-        meld = q.melds[rank]
         if out:
             choices = [count, count - 1] if count else [0]
         else:
@@ -247,9 +248,22 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                         # Untouched rank: its own group (if any) keeps its flags.
                         step: tuple[int, int] | None = (0, group_flags_of(q, rank))
                     else:
-                        step = _place(
-                            variant, q, rank, meld, k, w, opening_now, concealed_only, out
-                        )
+                        spot = (rank, k, w)
+                        if spot in placed:
+                            step = placed[spot]
+                        else:
+                            step = _place(
+                                variant,
+                                q,
+                                rank,
+                                q.melds[rank],
+                                k,
+                                w,
+                                opening_now,
+                                concealed_only,
+                                out,
+                            )
+                            placed[spot] = step
                     if step is None:
                         continue
                     if walk(
