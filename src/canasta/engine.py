@@ -215,15 +215,19 @@ def _query(
     closed = _context(st).closed
     growable: list[tuple[int, int] | None] = [None] * 13
     new_ok = [False] * 13
+    on_table = {m.rank for m in melds}
     for rank in NATURAL_RANKS:
-        meld = _growable(variant, melds, rank)
-        if goal == solver.OUT and meld is None:
-            meld = _lay_off_target(variant, melds, rank)  # D28: only when going out
+        meld = None
+        if rank in on_table:
+            meld = _growable(variant, melds, rank)
+            if goal == solver.OUT and meld is None:
+                meld = _lay_off_target(variant, melds, rank)  # D28: only when going out
+        if rank in closed:
+            continue
         if meld is not None:
             growable[rank] = (meld.naturals, meld.wilds)
-        new_ok[rank] = _new_ok(variant, melds, rank, closed) and meld is None
-        if rank in closed:
-            growable[rank] = None
+        else:
+            new_ok[rank] = _new_ok(variant, melds, rank, closed)
     wild = _growable(variant, melds, WILD_RANK)
     groups: list[tuple[int, int, bool] | None] = [None] * 14
     for g in turn.groups:
