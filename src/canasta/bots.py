@@ -12,14 +12,28 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
+
+import attrs
 
 from canasta.cards import ACE, RANKS, SEVEN, THREE, Card
 from canasta.errors import CanastaError
 from canasta.match import Match
-from canasta.moves import Answer, Discard, Draw, End, LayOff, MeldCards, Move, Take, parse_move
+from canasta.moves import (
+    Answer,
+    Ask,
+    Discard,
+    Draw,
+    End,
+    LayOff,
+    MeldCards,
+    Move,
+    Take,
+    parse_move,
+)
 from canasta.observation import Observation, observe, sample_state
+from canasta.scoring import ScoreLine
 from canasta.state import GameState
 from canasta.table import WILD_RANK, Meld
 
@@ -89,6 +103,37 @@ class RandomBot:
 
 _WILD_TEXT = ("2", "*")
 _PURE_RANKS = (ACE, SEVEN)
+#: Cards in a canasta (spec §2.5), and the largest Modern American meld (§3.5.3).
+_CANASTA = 7
+#: Bound on the moves of one turn when the bot plays a turn out on a sampled deal.
+_TURN_MOVES = 40
+#: Sampled deals behind each estimate of what going out would score; while the deal is
+#: calm, the bot goes out only if every one of them wins (the mean is not enough: a hidden
+#: 1500 or 2500 penalty shows up in a few samples only).
+_OUT_SAMPLES = 16
+#: Stock sizes from which the deal may end soon anyway; the mean margin then decides.
+_CALM_STOCK = 10
+#: Hand sizes at which drawing is weighed against taking by the chance to go out at once.
+_ENDGAME_HAND = 5
+_ENDGAME_SAMPLES = 6
+#: Discards: sampled deals to judge whether the next player may take the pile, and what
+#: that costs per card in the pile.
+_FEED_SAMPLES = 8
+_FEED_PER_CARD = 3.0
+#: Taking the pile with a wild card: the wild card's worth to a later canasta.
+_TAKE_WILD_COST = 20.0
+#: Hand sizes below which melding is penalised while not racing to go out (the hand must
+#: keep pairs to take the pile); Modern American needs more (its pile is always frozen).
+_CLASSIC_KEEP = 10
+_MAC_KEEP = 8
+#: Modern American openings: what each card left in hand is worth (cards to take the pile
+#: and build canastas with), and the stock below which the bot opens as it can.
+_OPEN_HAND_WEIGHT = 60.0
+_OPEN_WAIT_STOCK = 12
+#: Modern American discards: an ace or seven that helps an opponent's pure meld of them.
+_BLOCK_PURE = 400.0
+#: Modern American discards: an ace or seven held three or more times (1500 at the end).
+_HELD_DISCARD = 600.0
 
 
 def _is_wild(card: Card) -> bool:
@@ -110,17 +155,25 @@ def _meld_of(melds: tuple[Meld, ...], rank: int) -> Meld | None:
     growing = [m for m in melds if m.rank == rank]
     if not growing:
         return None
-    return min(growing, key=lambda m: (m.size >= 7, m.size))
+    return min(growing, key=lambda m: (m.size >= _CANASTA, m.size))
 
 
-#: Score rows that depend on the hidden hands or on how the deal ends.
-_HAND_ROWS = frozenset({"cards in hand", "aces and sevens held", "going out", "concealed"})
+def _canastas(melds: tuple[Meld, ...]) -> int:
+    return sum(1 for m in melds if m.is_canasta)
 
 
-def _table_scores(state: GameState) -> list[int]:
-    """Each side's deal score from what lies on the table, by the variant's own scoring."""
-    rows = state.variant.score_rows(state)
-    return [sum(p for label, p in side if label not in _HAND_ROWS) for side in rows]
+def _unfinished_pure(melds: tuple[Meld, ...], rank: int) -> bool:
+    """Modern American: the side has a pure meld of aces or sevens (``rank``) to finish."""
+    return any(m.rank == rank and m.is_natural and m.size < _CANASTA for m in melds)
+
+
+def _penalised(melds: tuple[Meld, ...]) -> int:
+    """Modern American: unfinished melds that cost points (pure aces or sevens, wild)."""
+    return sum(
+        1
+        for m in melds
+        if m.size < _CANASTA and (m.rank == WILD_RANK or (m.rank in _PURE_RANKS and m.is_natural))
+    )
 
 
 def _table_value(melds: tuple[Meld, ...]) -> int:
@@ -133,15 +186,40 @@ def _table_value(melds: tuple[Meld, ...]) -> int:
     return value
 
 
-class GreedyBot:
-    """A heuristic player for every variant; it looks one move ahead at most.
+def _margin(rows: tuple[tuple[ScoreLine, ...], ...], side: int) -> float:
+    """``side``'s deal score minus the best other side's, from the score rows."""
+    scores = [sum(line.points for line in lines) for lines in rows]
+    return float(scores[side] - max(v for s, v in enumerate(scores) if s != side))
 
-    It takes the pile whenever it can do so without spending wild cards (or the pile is
-    large), opens as soon as the rules let it, melds and lays off naturals, spends wild
-    cards mainly to complete canastas, goes out when its side is not behind, answers
-    partner's question by its own hand, and discards what helps the next player least
-    (black threes, cards of ranks nobody can use, singletons) and never a wild card when
-    it has another choice.
+
+def _worlds(obs: Observation, count: int, salt: int = 0) -> Iterator[GameState]:
+    """Up to ``count`` full states that agree with ``obs``, the hidden cards dealt at random.
+
+    The dealing is seeded by the deal's progress, so the bot stays deterministic. It stops
+    early if `sample_state` cannot complete the observation (it raises ValueError for an
+    upcard red three hidden under a wild card once the stock is empty), so callers must
+    cope with fewer states, or none.
+    """
+    rng = random.Random(len(obs.history) * 31 + salt)
+    for _ in range(count):
+        try:
+            yield sample_state(obs, rng)
+        except ValueError:
+            return
+
+
+class GreedyBot:
+    """A heuristic player for every variant; it looks one turn ahead at most.
+
+    It takes the pile when the cards in it are worth more than a card from the stock,
+    opens as soon as the rules let it (in Modern American, with the opening that leaves no
+    penalised meld), melds and lays off naturals, spends wild cards mainly to complete
+    canastas, and discards what the next player can least use (judged on sampled deals)
+    and never a wild card when it has another choice. It goes out, or lets partner go out,
+    only when its side wins the deal then on sampled deals (the variant's own scoring, the
+    hidden hands dealt at random), and then races to empty its hand. In Modern American it
+    starts no pure meld of aces or sevens it cannot finish at once and sheds aces and
+    sevens held three times.
 
     Args:
         seed: breaks ties between equally good moves (None: always the first).
@@ -151,6 +229,13 @@ class GreedyBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed) if seed is not None else None
+        # Set while the bot plays its own turn out on a sampled deal: it then goes out
+        # whenever it can and skips the sampled estimates (no recursion).
+        self._simulating = False
+        # Sampled margins, kept for the rest of the turn (keyed by the observation).
+        self._margins: dict[
+            tuple[str, Observation, tuple[Card, ...], int, int], tuple[float, ...]
+        ] = {}
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -166,53 +251,236 @@ class GreedyBot:
             return self._draw(observation, moves)
         return self._play(observation, moves)
 
-    def _best(self, scored: list[tuple[float, Move]]) -> Move:
+    def _best(self, scored: Sequence[tuple[float, Move]]) -> Move:
         top = max(score for score, _ in scored)
         best = [move for score, move in scored if score == top]
         return best[0] if self.rng is None else self.rng.choice(best)
+
+    # -- going out -------------------------------------------------------------------------
+
+    def _cached(
+        self, kind: str, obs: Observation, seat: int, compute: Callable[[], tuple[float, ...]]
+    ) -> tuple[float, ...]:
+        key = (kind, obs, obs.hand, len(obs.history), seat)
+        if key not in self._margins:
+            if len(self._margins) > 64:
+                self._margins.clear()
+            self._margins[key] = compute()
+        return self._margins[key]
+
+    def _margins_if_out(self, obs: Observation, out_seat: int) -> tuple[float, ...]:
+        """The deal margins of this side, one per sampled deal, if ``out_seat`` (this seat
+        or a partner) went out now: its hand emptied, the other hands as they are."""
+
+        def compute() -> tuple[float, ...]:
+            margins = []
+            for world in _worlds(obs, _OUT_SAMPLES):
+                hands = tuple(() if s == out_seat else h for s, h in enumerate(world.hands))
+                final = attrs.evolve(world, hands=hands, went_out=out_seat)
+                margins.append(_margin(final.variant.score_rows(final), obs.side))
+            return tuple(margins)
+
+        return self._cached("now", obs, out_seat, compute)
+
+    def _turn_out_margins(self, obs: Observation) -> tuple[float, ...]:
+        """The deal margins of this side, one per sampled deal, if this seat plays its turn
+        out to go out (asking partner first when it may, the answer taken as yes); empty
+        when it does not get out.
+
+        The bot's own moves do not depend on the cards it cannot see: it plays the turn
+        out on one sampled deal, then replays the same moves on the others to score them.
+        """
+
+        def compute() -> tuple[float, ...]:
+            worlds = list(_worlds(obs, _OUT_SAMPLES))
+            if not worlds:
+                return ()
+            moves: list[Move] = [Ask(), Answer(True)] if Ask() in obs.legal_moves else []
+            state = worlds[0]
+            for move in moves:
+                state = state.apply(move)
+            state = self._play_turn_out(state, obs.seat, moves)
+            if state.went_out != obs.seat:
+                return ()
+            margins = []
+            for world in worlds:
+                for move in moves:
+                    world = world.apply(move)
+                margins.append(_margin(world.variant.score_rows(world), obs.side))
+            return tuple(margins)
+
+        return self._cached("turn", obs, obs.seat, compute)
+
+    def _play_turn_out(self, state: GameState, seat: int, played: list[Move]) -> GameState:
+        """Play ``seat``'s turn to its end on a full (sampled) state, going out whenever
+        it can; the moves are appended to ``played``."""
+        self._simulating = True
+        try:
+            for _ in range(_TURN_MOVES):
+                if state.is_over or state.to_move != seat:
+                    break
+                step = observe(state, seat, history=())
+                move = self._play(step, step.legal_moves)
+                played.append(move)
+                state = state.apply(move)
+        finally:
+            self._simulating = False
+        return state
+
+    def _urgent(self, obs: Observation) -> bool:
+        """The deal may end soon: little stock left, or another side may go out."""
+        return self._threatened(obs) or obs.stock_size <= _CALM_STOCK
+
+    def _wins(self, obs: Observation, margins: tuple[float, ...]) -> bool:
+        """Sampled margins say going out wins: every sample while the deal is calm (the
+        bot loses nothing by playing on), the mean once it may end soon."""
+        if not margins:
+            return False
+        if self._urgent(obs):
+            return sum(margins) > 0
+        return min(margins) > 0
+
+    def _go_out_now(self, obs: Observation) -> bool:
+        """Go out this turn: this seat can, and its side then wins the deal."""
+        if self._simulating or obs.turn.must_go_out:
+            return True
+        side = obs.side
+        if obs.turn.permission is False or not obs.opened[side]:
+            return False
+        if _canastas(obs.melds[side]) < obs.variant.canastas_to_go_out - 1:
+            return False
+        return self._wins(obs, self._turn_out_margins(obs))
+
+    def _racing(self, obs: Observation) -> bool:
+        """The side has the canastas to go out and would win if this seat did: empty the
+        hand (wild cards too) to go out soon."""
+        side = obs.side
+        if obs.turn.must_go_out:
+            return True
+        if obs.turn.permission is False or not obs.opened[side]:
+            return False
+        return _canastas(obs.melds[side]) >= obs.variant.canastas_to_go_out and self._wins(
+            obs, self._margins_if_out(obs, obs.seat)
+        )
+
+    def _threatened(self, obs: Observation) -> bool:
+        """Another side has the canastas to go out and a seat with few cards."""
+        variant = obs.variant
+        for seat in range(obs.players):
+            side = variant.side_of(seat)
+            if side == obs.side or obs.hand_sizes[seat] > 4:
+                continue
+            if _canastas(obs.melds[side]) >= variant.canastas_to_go_out:
+                return True
+        return False
 
     # -- phases ----------------------------------------------------------------------------
 
     def _answer(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
         # The engine hands the question to the next seat of the asker's side.
         asker = (obs.seat - obs.variant.sides) % obs.players
-        hand_value = sum(c.value for c in obs.hand)
-        yes = (
-            hand_value <= 100
-            or obs.hand_sizes[asker] <= 1
-            or obs.stock_size < 10
-            or self._ahead(obs) >= 0
-        )
+        yes = obs.hand_sizes[asker] <= 1 or self._wins(obs, self._margins_if_out(obs, asker))
         wanted = Answer(yes)
         return wanted if wanted in moves else moves[0]
 
     def _draw(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
+        if self._last_turn(obs) and not self._simulating:
+            return self._last_draw(obs, moves)
+        endgame = self._endgame_draw(obs, moves)
+        if endgame is not None:
+            return endgame
         takes = [m for m in moves if isinstance(m, Take)]
+        can_draw = any(isinstance(m, Draw) for m in moves)
         top = obs.pile_top
+        modern = obs.variant.family == "modern"
         if (
             takes
+            and can_draw
+            and modern
             and top is not None
-            and obs.variant.family == "modern"
             and _rank_index(top.rank) in _PURE_RANKS
             and obs.pile_size < 25
-            and any(isinstance(m, Draw) for m in moves)
+            and not self._pure_take_ok(obs, top)
         ):
-            # A pure meld of aces or sevens left unfinished costs 2500 (spec §3.5.9).
+            # The take starts a pure meld of aces or sevens: 2500 if unfinished (§3.5.9).
             takes = []
+        if takes and modern and not obs.opened[obs.side]:
+            # The opening that goes with the take must not leave a penalised meld.
+            takes = [m for m in takes if not self._opening_penalised(obs, m)]
         if takes:
             # Fewest wild cards first, then fewest cards from hand.
             best = min(takes, key=lambda m: (_split(m.cards)[1], len(m.cards)))
             wilds = _split(best.cards)[1]
-            can_draw = any(isinstance(m, Draw) for m in moves)
             left = len(obs.hand) - len(best.cards) + obs.pile_size - 1
-            forced_out = left <= 1 and not self._should_go_out(obs)
-            value = self._pile_value(obs) - 20.0 * wilds - (1_000.0 if forced_out else 0.0)
+            forced_out = left <= 1 and not self._racing(obs)
+            value = self._pile_value(obs) - _TAKE_WILD_COST * wilds
+            value -= 1_000.0 if forced_out else 0.0
             if not can_draw or value > 5.0 * obs.variant.draw_count:
                 return best
         for move in moves:
             if isinstance(move, Draw):
                 return move
         return next((m for m in moves if isinstance(m, End)), moves[0])
+
+    def _last_turn(self, obs: Observation) -> bool:
+        """The stock runs out before this seat's next turn: the deal ends after this turn
+        (or soon after), so the cards left in hand count against the side."""
+        drawn = obs.phase != "draw" and not obs.turn.took_pile
+        needed = obs.players * obs.variant.draw_count
+        return obs.stock_size + (obs.variant.draw_count if drawn else 0) <= needed
+
+    def _last_draw(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
+        """This seat's last turn: draw or take the pile (each way of taking it), whichever
+        leaves the side the best margin once the turn is played out (on sampled deals)."""
+        best: tuple[float, Move] | None = None
+        for move in moves:
+            total = 0.0
+            worlds = list(_worlds(obs, _ENDGAME_SAMPLES))
+            for world in worlds:
+                state = self._play_turn_out(world.apply(move), obs.seat, [])
+                total += _margin(state.variant.score_rows(state), obs.side)
+            mean = total / len(worlds) if worlds else 0.0
+            if best is None or mean > best[0]:
+                best = (mean, move)
+        assert best is not None
+        return best[1]
+
+    def _endgame_draw(self, obs: Observation, moves: tuple[Move, ...]) -> Move | None:
+        """With a small hand and the canastas to go out: draw or take the pile, whichever
+        more often lets this seat go out, and win, this turn (on sampled deals)."""
+        side = obs.side
+        if (
+            self._simulating
+            or not obs.opened[side]
+            or len(obs.hand) > _ENDGAME_HAND
+            or _canastas(obs.melds[side]) < obs.variant.canastas_to_go_out
+        ):
+            return None
+        candidates = [m for m in moves if isinstance(m, Draw | Take)]
+        if len(candidates) < 2:
+            return None
+        rates = {move: self._out_rate(obs, move) for move in candidates}
+        best = max(candidates, key=lambda m: rates[m])
+        return best if rates[best] > 0 else None
+
+    def _out_rate(self, obs: Observation, first: Move) -> float:
+        """The share of sampled deals in which ``first``, then this seat's turn, ends
+        the deal with this seat going out and its side ahead."""
+        wins = tries = 0
+        for world in _worlds(obs, _ENDGAME_SAMPLES, len(str(first))):
+            state = self._play_turn_out(world.apply(first), obs.seat, [])
+            tries += 1
+            if state.went_out == obs.seat:
+                wins += _margin(state.variant.score_rows(state), obs.side) > 0
+        return wins / tries if tries else 0.0
+
+    def _pure_take_ok(self, obs: Observation, top: Card) -> bool:
+        """Modern American: taking the pile onto aces or sevens grows the side's pure meld
+        of them, or the hand and the pile hold a canasta of them."""
+        if _unfinished_pure(obs.melds[obs.side], _rank_index(top.rank)):
+            return True
+        mine = sum(1 for c in obs.hand + obs.pile_seen if c.rank == top.rank)
+        return mine >= _CANASTA
 
     def _pile_value(self, obs: Observation) -> float:
         """How much the cards under the top of the pile would help this hand."""
@@ -234,6 +502,8 @@ class GreedyBot:
     def _play(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
         can_stop = any(isinstance(m, Discard | End) for m in moves)
         side = obs.side
+        if Ask() in moves and not self._simulating and self._go_out_now(obs):
+            return Ask()
         if (
             obs.variant.family == "modern"
             and not obs.opened[side]
@@ -256,20 +526,13 @@ class GreedyBot:
         opened = obs.opened[side]
         hand_size = len(obs.hand)
         counts = Counter(c.rank for c in obs.hand)
-        going_out_ok = self._should_go_out(obs)
+        going_out_ok = self._go_out_now(obs)
         can_stop = any(isinstance(m, Discard | End) for m in moves)
-        canastas = sum(1 for m in melds if m.is_canasta)
-        # Enough canastas to go out: empty the hand (wild cards too) and go out soon.
-        racing = (
-            going_out_ok
-            and opened
-            and canastas >= obs.variant.canastas_to_go_out
-            and (hand_size <= 5 or obs.stock_size < 20 or self._threatened(obs))
-        )
+        racing = going_out_ok or self._racing(obs) or self._last_turn(obs)
         scored: list[tuple[float, Move]] = []
         for move in moves:
             if isinstance(move, MeldCards | LayOff):
-                score = self._meld_score(obs, move, melds, opened, hand_size, counts)
+                score = self._meld_score(obs, move, melds, opened, hand_size, counts, racing)
                 if racing and score > -100.0:  # strongly penalised melds stay out
                     score = max(score, 0.0) + 100.0 + 10.0 * len(move.cards)
                 used = len(move.cards)
@@ -290,8 +553,53 @@ class GreedyBot:
             if len(obs.hand) == 1:
                 return discards[0]  # the last card: going out
             counts = Counter(c.rank for c in obs.hand)
-            return self._best([(self._discard_score(obs, m, counts), m) for m in discards])
+            scored = [(self._discard_score(obs, m, counts), m) for m in discards]
+            if not self._simulating and len(discards) > 1:
+                risks = self._feed_risk(obs, discards)
+                weight = _FEED_PER_CARD * obs.pile_size
+                scored = [(score - weight * risks[m], m) for score, m in scored]
+            return self._best(scored)
         return next((m for m in moves if isinstance(m, End)), moves[0])
+
+    def _feed_risk(self, obs: Observation, discards: list[Discard]) -> dict[Discard, float]:
+        """For each discard, the share of sampled deals in which the next player, an
+        opponent, may then take the pile."""
+        nxt = (obs.seat + 1) % obs.players
+        risks = dict.fromkeys(discards, 0.0)
+        if obs.variant.side_of(nxt) == obs.side:
+            return risks
+        worlds = list(_worlds(obs, _FEED_SAMPLES))
+        for world in worlds:
+            for move in discards:
+                after = world.apply(move)
+                if not after.is_over and any(isinstance(m, Take) for m in after.legal_moves()):
+                    risks[move] += 1.0 / len(worlds)
+        return risks
+
+    def _play_opening(self, state: GameState, seat: int) -> GameState:
+        """Play ``seat``'s melds on a full (sampled) state until its side has opened or
+        the bot would stop melding."""
+        side = state.variant.side_of(seat)
+        for _ in range(_TURN_MOVES):
+            if state.is_over or state.to_move != seat or state.opened[side]:
+                break
+            step = observe(state, seat, history=())
+            move = self._meld_choice(step, step.legal_moves)
+            if move is None:
+                break
+            state = state.apply(move)
+        return state
+
+    def _opening_penalised(self, obs: Observation, take: Take) -> bool:
+        """Modern American: the opening this bot would make with ``take`` leaves a pure
+        meld of aces or sevens or a wild-card meld unfinished (while the stock is large)."""
+        if obs.stock_size <= _OPEN_WAIT_STOCK:
+            return False
+        world = next(_worlds(obs, 1), None)
+        if world is None:
+            return False
+        state = self._play_opening(world.apply(take), obs.seat)
+        return _penalised(state.melds[obs.side]) > 0
 
     def _plan_opening(self, obs: Observation, moves: tuple[Move, ...]) -> Move | None:
         """Modern American: try each first meld of an opening to the end of the opening.
@@ -302,68 +610,26 @@ class GreedyBot:
         large. Returns None to fall back to the plain greedy choice.
         """
         candidates = [m for m in moves if isinstance(m, MeldCards | LayOff)]
-        if not candidates:
+        world = next(_worlds(obs, 1), None)
+        if not candidates or world is None:
             return None
-        seat, side = obs.seat, obs.side
-        sample = sample_state(obs, random.Random(len(obs.history)))
         best: tuple[float, Move] | None = None
         for first in candidates:
-            state = sample.apply(first)
-            for _ in range(12):
-                if state.is_over or state.to_move != seat or state.opened[side]:
-                    break
-                step_obs = observe(state, seat, history=())
-                step = self._meld_choice(step_obs, step_obs.legal_moves)
-                if step is None:
-                    break
-                state = state.apply(step)
-            if not state.opened[side]:
+            state = self._play_opening(world.apply(first), obs.seat)
+            if not state.opened[obs.side]:
                 continue
-            melds = state.melds[side]
-            pure = sum(
-                1
-                for m in melds
-                if m.size < 7 and (m.rank == WILD_RANK or (m.rank in _PURE_RANKS and m.is_natural))
-            )
-            score = _table_value(melds) - 2_500.0 * pure + 5.0 * len(state.hands[seat])
+            melds = state.melds[obs.side]
+            left = len(state.hands[obs.seat])
+            score = _table_value(melds) - 2_500.0 * _penalised(melds) + _OPEN_HAND_WEIGHT * left
             if best is None or score > best[0]:
                 best = (score, first)
         if best is None:
             return None
-        if best[0] < 0 and obs.stock_size > 40:
+        if best[0] < 0 and obs.stock_size > _OPEN_WAIT_STOCK:
             return self._stop(obs, moves)  # wait for a better opening
         return best[1]
 
-    # -- evaluation ------------------------------------------------------------------------
-
-    def _ahead(self, obs: Observation) -> int:
-        """This side's score from the table alone, going out included, minus the best
-        other side's (the variant's own scoring on a sampled state, hand rows left out)."""
-        values = _table_scores(sample_state(obs, random.Random(0)))
-        mine = values[obs.side] + obs.variant.going_out_bonus
-        return mine - max((v for s, v in enumerate(values) if s != obs.side), default=0)
-
-    def _threatened(self, obs: Observation) -> bool:
-        """Another side has the canastas to go out and a seat with few cards."""
-        variant = obs.variant
-        for seat in range(obs.players):
-            side = variant.side_of(seat)
-            if side == obs.side or obs.hand_sizes[seat] > 4:
-                continue
-            if sum(1 for m in obs.melds[side] if m.is_canasta) >= variant.canastas_to_go_out:
-                return True
-        return False
-
-    def _should_go_out(self, obs: Observation) -> bool:
-        """Go out unless behind early in the deal while nobody else is close to going out."""
-        if obs.variant.family == "modern" and obs.stock_size >= 8:
-            # Unfinished pure aces or sevens cost 2500: play on while they may be finished.
-            unfinished = any(
-                m.rank in _PURE_RANKS and m.is_natural and m.size < 7 for m in obs.melds[obs.side]
-            )
-            if unfinished:
-                return False
-        return self._ahead(obs) >= 0 or obs.stock_size < 15 or self._threatened(obs)
+    # -- scoring moves ---------------------------------------------------------------------
 
     def _meld_score(
         self,
@@ -373,6 +639,7 @@ class GreedyBot:
         opened: bool,
         hand_size: int,
         counts: Counter[str],
+        racing: bool = False,
     ) -> float:
         naturals, wilds = _split(move.cards)
         if isinstance(move, LayOff):
@@ -384,9 +651,9 @@ class GreedyBot:
         target = _meld_of(melds, rank)
         before = target.size if target is not None else 0
         if isinstance(move, MeldCards) and not obs.variant.merges_same_rank:
-            before = 0 if target is None or target.size >= 7 else before
+            before = 0 if target is None or target.size >= _CANASTA else before
         after = before + naturals + wilds
-        completes = before < 7 <= after
+        completes = before < _CANASTA <= after
         value = sum(c.value for c in move.cards)
         modern = obs.variant.family == "modern"
         if rank == WILD_RANK:
@@ -399,12 +666,13 @@ class GreedyBot:
         score = 10.0 * naturals + 2.0 * after
         if completes:
             score += 500.0
-        if modern and rank in _PURE_RANKS:
-            # Unfinished pure aces or sevens cost 2500 there (spec §3.5.9).
-            if target is not None and target.size < 7 and target.is_natural and not wilds:
+        if modern and rank in _PURE_RANKS and not wilds:
+            # Unfinished pure aces or sevens cost 2500 there (spec §3.5.9): grow such a
+            # meld, but start one only with the cards to finish it.
+            if target is not None and target.size < _CANASTA and target.is_natural:
                 score += 100.0
-            elif naturals < 6 and not completes and not wilds:
-                score -= 400.0 if opened else 150.0
+            elif not completes:
+                score -= 3_000.0
         keep = 8 if modern else 5
         if (
             opened
@@ -414,6 +682,14 @@ class GreedyBot:
             and naturals < 4
         ):
             score -= 60.0  # keep pairs in hand to take the pile
+        if (
+            opened
+            and not completes
+            and not racing
+            and hand_size - len(move.cards) < (_MAC_KEEP if modern else _CLASSIC_KEEP)
+        ):
+            # A hand of one or two cards can neither take the pile nor build canastas.
+            score -= 150.0
         if after >= 4 and not completes:
             score += 15.0 * (naturals + wilds if modern else naturals)  # toward a canasta
         if wilds:
@@ -443,9 +719,19 @@ class GreedyBot:
         if rank == "3":
             return 500.0  # a black three blocks the next player
         held = counts.get(rank, 0)
-        score += {1: 40.0, 2: -10.0}.get(held, -60.0)
-        score += card.value / 2
         rank_index = _rank_index(rank)
+        if rank_index in _PURE_RANKS and variant.family == "modern":
+            if held >= 3 and not _unfinished_pure(obs.melds[obs.side], rank_index):
+                return _HELD_DISCARD  # three or more held at the end cost 1500 (§3.5.9)
+            others = (melds for s, melds in enumerate(obs.melds) if s != obs.side)
+            if any(_unfinished_pure(melds, rank_index) for melds in others):
+                # An opponent finishes a pure meld of them only with this seat's help.
+                score -= _BLOCK_PURE
+        score += {1: 40.0, 2: -10.0}.get(held, -60.0)
+        if variant.family == "modern" and not obs.opened[obs.side]:
+            score -= card.value  # high cards make the opening (125 from hand)
+        else:
+            score += card.value / 2
         nxt = (obs.seat + 1) % obs.players
         next_side = variant.side_of(nxt)
         if next_side != obs.side:
@@ -472,14 +758,6 @@ class GreedyBot:
         )
         if closed and variant.closes_ranks:
             score += 80.0
-        if rank in ("A", "7") and variant.family == "modern":
-            # This bot builds no pure aces or sevens there (2500 if unfinished, 1500 for
-            # three held at the end), unless its side already has such a meld going.
-            growing = any(
-                m.rank == rank_index and m.is_natural and m.size < 7 for m in obs.melds[obs.side]
-            )
-            if not growing and held >= 3:
-                score += 250.0
         return score
 
 
