@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import attrs
 
-from canasta.cards import ACE, RANKS, SEVEN, THREE, Card
+from canasta.cards import ACE, RANKS, SEVEN, THREE, Card, card_value
 from canasta.errors import CanastaError
 from canasta.match import Match
 from canasta.moves import (
@@ -120,6 +120,9 @@ _ENDGAME_SAMPLES = 6
 #: that costs per card in the pile.
 _FEED_SAMPLES = 8
 _FEED_PER_CARD = 3.0
+#: Modern American: what a pile costs per card there (melded cards count for the side
+#: that took it, and its canastas turn the threes from minus to plus, §3.5.9).
+_MAC_FEED_PER_CARD = 10.0
 #: Taking the pile with a wild card: the wild card's worth to a later canasta.
 _TAKE_WILD_COST = 20.0
 #: Hand sizes below which melding is penalised while not racing to go out (the hand must
@@ -134,6 +137,13 @@ _OPEN_WAIT_STOCK = 12
 _BLOCK_PURE = 400.0
 #: Modern American discards: an ace or seven held three or more times (1500 at the end).
 _HELD_DISCARD = 600.0
+#: Modern American: what one player holding three or more aces, or sevens, costs at the
+#: end of the deal (spec §3.5.9), and how many of a rank a hand may hold without it.
+_HELD_PENALTY = 1_500.0
+_HELD_FREE = 2
+#: Modern American: a pile this big is worth taking even at the risk of a pure meld left
+#: unfinished or aces and sevens held at the end.
+_BIG_PILE = 25
 
 
 def _is_wild(card: Card) -> bool:
@@ -192,20 +202,30 @@ def _margin(rows: tuple[tuple[ScoreLine, ...], ...], side: int) -> float:
     return float(scores[side] - max(v for s, v in enumerate(scores) if s != side))
 
 
-def _worlds(obs: Observation, count: int, salt: int = 0) -> Iterator[GameState]:
-    """Up to ``count`` full states that agree with ``obs``, the hidden cards dealt at random.
+class _Worlds:
+    """Full states that agree with an observation, the hidden cards dealt at random,
+    dealt on demand and kept: every estimate made from the same observation shares them.
 
     The dealing is seeded by the deal's progress, so the bot stays deterministic. It stops
-    early if `sample_state` cannot complete the observation (it raises ValueError for an
-    upcard red three hidden under a wild card once the stock is empty), so callers must
-    cope with fewer states, or none.
+    for good if `sample_state` cannot complete the observation (it raises ValueError for
+    an upcard red three hidden under a wild card once the stock is empty), so callers
+    must cope with fewer states, or none.
     """
-    rng = random.Random(len(obs.history) * 31 + salt)
-    for _ in range(count):
-        try:
-            yield sample_state(obs, rng)
-        except ValueError:
-            return
+
+    def __init__(self, obs: Observation, salt: int) -> None:
+        self.obs = obs
+        self.rng = random.Random(len(obs.history) * 31 + salt)
+        self.states: list[GameState] = []
+        self.complete = True
+
+    def first(self, count: int) -> list[GameState]:
+        """Up to ``count`` states, the same ones on every call."""
+        while self.complete and len(self.states) < count:
+            try:
+                self.states.append(sample_state(self.obs, self.rng))
+            except ValueError:
+                self.complete = False
+        return self.states[:count]
 
 
 class GreedyBot:
@@ -215,11 +235,13 @@ class GreedyBot:
     opens as soon as the rules let it (in Modern American, with the opening that leaves no
     penalised meld), melds and lays off naturals, spends wild cards mainly to complete
     canastas, and discards what the next player can least use (judged on sampled deals)
-    and never a wild card when it has another choice. It goes out, or lets partner go out,
-    only when its side wins the deal then on sampled deals (the variant's own scoring, the
-    hidden hands dealt at random), and then races to empty its hand. In Modern American it
-    starts no pure meld of aces or sevens it cannot finish at once and sheds aces and
-    sevens held three times.
+    and never a wild card when it has another choice. It goes out only when its side wins
+    the deal then on sampled deals (the variant's own scoring, the hidden hands dealt at
+    random), and then races to empty its hand; asked by partner, it says no only when
+    that loses and its own hand holds more points than a random one. In Modern American
+    it starts no pure meld of aces or sevens it cannot finish at once, sheds aces and
+    sevens held three times and takes no pile that leaves it more of them than it can
+    shed before the stock runs out.
 
     Args:
         seed: breaks ties between equally good moves (None: always the first).
@@ -236,6 +258,9 @@ class GreedyBot:
         self._margins: dict[
             tuple[str, Observation, tuple[Card, ...], int, int], tuple[float, ...]
         ] = {}
+        # Sampled deals, kept for the rest of the decision (keyed by the observation and
+        # what the seat remembers, which `sample_state` deals around).
+        self._sampled: dict[tuple[object, ...], _Worlds] = {}
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -256,6 +281,17 @@ class GreedyBot:
         best = [move for score, move in scored if score == top]
         return best[0] if self.rng is None else self.rng.choice(best)
 
+    def _worlds(self, obs: Observation, count: int, salt: int = 0) -> list[GameState]:
+        """Up to ``count`` full states that agree with ``obs`` (see `_Worlds`); ``salt``
+        picks another series of them."""
+        key = (obs, obs.hand, obs.known, obs.pile_seen, len(obs.history), salt)
+        worlds = self._sampled.get(key)
+        if worlds is None:
+            if len(self._sampled) > 64:
+                self._sampled.clear()
+            worlds = self._sampled[key] = _Worlds(obs, salt)
+        return worlds.first(count)
+
     # -- going out -------------------------------------------------------------------------
 
     def _cached(
@@ -274,7 +310,7 @@ class GreedyBot:
 
         def compute() -> tuple[float, ...]:
             margins = []
-            for world in _worlds(obs, _OUT_SAMPLES):
+            for world in self._worlds(obs, _OUT_SAMPLES):
                 hands = tuple(() if s == out_seat else h for s, h in enumerate(world.hands))
                 final = attrs.evolve(world, hands=hands, went_out=out_seat)
                 margins.append(_margin(final.variant.score_rows(final), obs.side))
@@ -292,7 +328,7 @@ class GreedyBot:
         """
 
         def compute() -> tuple[float, ...]:
-            worlds = list(_worlds(obs, _OUT_SAMPLES))
+            worlds = self._worlds(obs, _OUT_SAMPLES)
             if not worlds:
                 return ()
             moves: list[Move] = [Ask(), Answer(True)] if Ask() in obs.legal_moves else []
@@ -379,9 +415,37 @@ class GreedyBot:
     def _answer(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
         # The engine hands the question to the next seat of the asker's side.
         asker = (obs.seat - obs.variant.sides) % obs.players
-        yes = obs.hand_sizes[asker] <= 1 or self._wins(obs, self._margins_if_out(obs, asker))
+        # This seat's estimate leaves out the canastas the asker may complete on the way
+        # out; the asker's leaves out this hand (dealt at random there). So the answer is
+        # no only when going out loses here and this hand holds more than a random one.
+        yes = (
+            obs.hand_sizes[asker] <= 1
+            or self._wins(obs, self._margins_if_out(obs, asker))
+            or self._hand_cost(obs) <= self._random_hand_value(obs)
+        )
         wanted = Answer(yes)
         return wanted if wanted in moves else moves[0]
+
+    def _hand_cost(self, obs: Observation) -> float:
+        """What this hand would cost the side if the deal ended now: its points, and in
+        Modern American 1500 for each of aces and sevens held three times (§3.5.9)."""
+        cost = float(sum(c.value for c in obs.hand))
+        if obs.variant.family == "modern":
+            counts = Counter(c.rank for c in obs.hand)
+            cost += sum(_HELD_PENALTY for r in _PURE_RANKS if counts[RANKS[r]] > _HELD_FREE)
+        return cost
+
+    def _random_hand_value(self, obs: Observation) -> float:
+        """The mean points of a hand of this seat's size dealt from the cards it cannot
+        see (the other hands of the sampled deals)."""
+        values = [
+            card_value(code)
+            for world in self._worlds(obs, _OUT_SAMPLES)
+            for seat, hand in enumerate(world.hands)
+            if seat != obs.seat
+            for code in hand
+        ]
+        return len(obs.hand) * sum(values) / len(values) if values else 0.0
 
     def _draw(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
         if self._last_turn(obs) and not self._simulating:
@@ -399,7 +463,7 @@ class GreedyBot:
             and modern
             and top is not None
             and _rank_index(top.rank) in _PURE_RANKS
-            and obs.pile_size < 25
+            and obs.pile_size < _BIG_PILE
             and not self._pure_take_ok(obs, top)
         ):
             # The take starts a pure meld of aces or sevens: 2500 if unfinished (§3.5.9).
@@ -414,6 +478,8 @@ class GreedyBot:
             left = len(obs.hand) - len(best.cards) + obs.pile_size - 1
             forced_out = left <= 1 and not self._racing(obs)
             value = self._pile_value(obs) - _TAKE_WILD_COST * wilds
+            if modern and obs.pile_size < _BIG_PILE:
+                value -= self._held_after_take(obs)
             value -= 1_000.0 if forced_out else 0.0
             if not can_draw or value > 5.0 * obs.variant.draw_count:
                 return best
@@ -435,7 +501,7 @@ class GreedyBot:
         best: tuple[float, Move] | None = None
         for move in moves:
             total = 0.0
-            worlds = list(_worlds(obs, _ENDGAME_SAMPLES))
+            worlds = self._worlds(obs, _ENDGAME_SAMPLES)
             for world in worlds:
                 state = self._play_turn_out(world.apply(move), obs.seat, [])
                 total += _margin(state.variant.score_rows(state), obs.side)
@@ -467,7 +533,7 @@ class GreedyBot:
         """The share of sampled deals in which ``first``, then this seat's turn, ends
         the deal with this seat going out and its side ahead."""
         wins = tries = 0
-        for world in _worlds(obs, _ENDGAME_SAMPLES, len(str(first))):
+        for world in self._worlds(obs, _ENDGAME_SAMPLES, len(str(first))):
             state = self._play_turn_out(world.apply(first), obs.seat, [])
             tries += 1
             if state.went_out == obs.seat:
@@ -481,6 +547,41 @@ class GreedyBot:
             return True
         mine = sum(1 for c in obs.hand + obs.pile_seen if c.rank == top.rank)
         return mine >= _CANASTA
+
+    def _held_after_take(self, obs: Observation) -> float:
+        """Modern American: what taking the pile adds to the penalties for aces and sevens
+        left in this hand at the end of the deal (spec §3.5.9), when the turns left are
+        too few to discard them one a turn."""
+        # One discard on each later turn of this seat (the stock shrinks by one a turn);
+        # drawing instead also allows one this turn (after a take the pile is empty, and
+        # an ace or seven may not go on an empty pile, §3.5.6).
+        turns = obs.stock_size // (obs.players * obs.variant.draw_count)
+        taken = self._held_penalty(obs, obs.hand + obs.pile_seen[:-1], turns)
+        return taken - self._held_penalty(obs, obs.hand, turns + 1)
+
+    def _held_penalty(self, obs: Observation, cards: tuple[Card, ...], turns: int) -> float:
+        """Modern American: the penalties for aces and sevens among ``cards`` that this
+        seat could not discard in ``turns`` turns. Left out: ranks the side can lay off on
+        an unfinished pure meld or that make a canasta, and the top card's rank (taking
+        the pile with it starts a pure meld, which `_draw` weighs on its own)."""
+        top = obs.pile_top
+        excess = []
+        for rank in _PURE_RANKS:
+            text = RANKS[rank]
+            held = sum(1 for c in cards if c.rank == text)
+            if (
+                held < _CANASTA
+                and not _unfinished_pure(obs.melds[obs.side], rank)
+                and (top is None or top.rank != text)
+            ):
+                excess.append(max(0, held - _HELD_FREE))
+        penalty = 0.0
+        for extra in sorted(excess):
+            if extra > turns:
+                penalty += _HELD_PENALTY
+            else:
+                turns -= extra
+        return penalty
 
     def _pile_value(self, obs: Observation) -> float:
         """How much the cards under the top of the pile would help this hand."""
@@ -538,6 +639,10 @@ class GreedyBot:
                 used = len(move.cards)
                 if hand_size - used == 0:
                     score = 10_000 if going_out_ok else -10_000
+                elif move.cards[0].rank == "3" and not going_out_ok:
+                    # Black threes are melded only in the turn the player goes out (spec
+                    # §2.6): the meld commits the turn to going out.
+                    score = -10_000
                 elif hand_size - used == 1 and not going_out_ok and can_stop:
                     score -= 1_000  # keep cards: going out now would not pay
                 if score > 0 or not can_stop:
@@ -556,7 +661,8 @@ class GreedyBot:
             scored = [(self._discard_score(obs, m, counts), m) for m in discards]
             if not self._simulating and len(discards) > 1:
                 risks = self._feed_risk(obs, discards)
-                weight = _FEED_PER_CARD * obs.pile_size
+                modern = obs.variant.family == "modern"
+                weight = (_MAC_FEED_PER_CARD if modern else _FEED_PER_CARD) * obs.pile_size
                 scored = [(score - weight * risks[m], m) for score, m in scored]
             return self._best(scored)
         return next((m for m in moves if isinstance(m, End)), moves[0])
@@ -568,7 +674,7 @@ class GreedyBot:
         risks = dict.fromkeys(discards, 0.0)
         if obs.variant.side_of(nxt) == obs.side:
             return risks
-        worlds = list(_worlds(obs, _FEED_SAMPLES))
+        worlds = self._worlds(obs, _FEED_SAMPLES)
         for world in worlds:
             for move in discards:
                 after = world.apply(move)
@@ -595,10 +701,10 @@ class GreedyBot:
         meld of aces or sevens or a wild-card meld unfinished (while the stock is large)."""
         if obs.stock_size <= _OPEN_WAIT_STOCK:
             return False
-        world = next(_worlds(obs, 1), None)
-        if world is None:
+        worlds = self._worlds(obs, 1)
+        if not worlds:
             return False
-        state = self._play_opening(world.apply(take), obs.seat)
+        state = self._play_opening(worlds[0].apply(take), obs.seat)
         return _penalised(state.melds[obs.side]) > 0
 
     def _plan_opening(self, obs: Observation, moves: tuple[Move, ...]) -> Move | None:
@@ -610,12 +716,12 @@ class GreedyBot:
         large. Returns None to fall back to the plain greedy choice.
         """
         candidates = [m for m in moves if isinstance(m, MeldCards | LayOff)]
-        world = next(_worlds(obs, 1), None)
-        if not candidates or world is None:
+        worlds = self._worlds(obs, 1)
+        if not candidates or not worlds:
             return None
         best: tuple[float, Move] | None = None
         for first in candidates:
-            state = self._play_opening(world.apply(first), obs.seat)
+            state = self._play_opening(worlds[0].apply(first), obs.seat)
             if not state.opened[obs.side]:
                 continue
             melds = state.melds[obs.side]
