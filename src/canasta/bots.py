@@ -123,8 +123,9 @@ _FEED_PER_CARD = 3.0
 #: Modern American: what a pile costs per card there (melded cards count for the side
 #: that took it, and its canastas turn the threes from minus to plus, §3.5.9).
 _MAC_FEED_PER_CARD = 10.0
-#: Taking the pile with a wild card: the wild card's worth to a later canasta.
-_TAKE_WILD_COST = 20.0
+#: Taking the pile with a wild card (classic, unfrozen pile, §2.7 T3b): the wild card's
+#: worth to a later canasta, set against the pile's cards.
+_TAKE_WILD_COST = 10.0
 #: Hand sizes below which melding is penalised while not racing to go out (the hand must
 #: keep pairs to take the pile); Modern American needs more (its pile is always frozen).
 _CLASSIC_KEEP = 10
@@ -237,11 +238,11 @@ class GreedyBot:
     canastas, and discards what the next player can least use (judged on sampled deals)
     and never a wild card when it has another choice. It goes out only when its side wins
     the deal then on sampled deals (the variant's own scoring, the hidden hands dealt at
-    random), and then races to empty its hand; asked by partner, it says no only when
-    that loses and its own hand holds more points than a random one. In Modern American
-    it starts no pure meld of aces or sevens it cannot finish at once, sheds aces and
-    sevens held three times and takes no pile that leaves it more of them than it can
-    shed before the stock runs out.
+    random), and then races to empty its hand (in classic taking every pile it may, which
+    shrinks a small hand); asked by partner, it says no only when that loses and its own
+    hand holds more points than a random one. In Modern American it starts no pure meld
+    of aces or sevens it cannot finish at once, sheds aces and sevens held three times and
+    takes no pile that leaves it more of them than it can shed before the stock runs out.
 
     Args:
         seed: breaks ties between equally good moves (None: always the first).
@@ -482,6 +483,13 @@ class GreedyBot:
                 value -= self._held_after_take(obs)
             value -= 1_000.0 if forced_out else 0.0
             if not can_draw or value > 5.0 * obs.variant.draw_count:
+                return best
+            if not modern and self._racing(obs):
+                # Classic, racing to go out: the take melds the top card with two cards
+                # from hand (§2.7), so the hand shrinks by more than the pile adds when the
+                # pile is small. Such piles are mostly a black three under one card, which
+                # `_pile_value` counts as dead weight, but it blocks the pile again when
+                # discarded on a later turn (§2.3, §2.7).
                 return best
         for move in moves:
             if isinstance(move, Draw):
