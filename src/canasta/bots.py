@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -203,6 +203,29 @@ def _margin(rows: tuple[tuple[ScoreLine, ...], ...], side: int) -> float:
     return float(scores[side] - max(v for s, v in enumerate(scores) if s != side))
 
 
+def _obs_key(obs: Observation) -> tuple[object, ...]:
+    """What an estimate made from ``obs`` depends on: the observation and what the seat
+    remembers (left out of Observation equality), which `sample_state` deals around."""
+    return (obs, obs.known, obs.pile_seen, len(obs.history))
+
+
+_V = TypeVar("_V")
+#: Entries a bot keeps per cache; the estimates of one decision fit many times over.
+_MEMO_SIZE = 64
+
+
+def _memo(
+    store: dict[tuple[object, ...], _V], key: tuple[object, ...], make: Callable[[], _V]
+) -> _V:
+    """``store[key]``, made by ``make`` on a miss; the store is emptied when it is full."""
+    value = store.get(key)
+    if value is None:
+        if len(store) > _MEMO_SIZE:
+            store.clear()
+        value = store[key] = make()
+    return value
+
+
 class _Worlds:
     """Full states that agree with an observation, the hidden cards dealt at random,
     dealt on demand and kept: every estimate made from the same observation shares them.
@@ -255,12 +278,9 @@ class GreedyBot:
         # Set while the bot plays its own turn out on a sampled deal: it then goes out
         # whenever it can and skips the sampled estimates (no recursion).
         self._simulating = False
-        # Sampled margins, kept for the rest of the turn (keyed by the observation).
-        self._margins: dict[
-            tuple[str, Observation, tuple[Card, ...], int, int], tuple[float, ...]
-        ] = {}
-        # Sampled deals, kept for the rest of the decision (keyed by the observation and
-        # what the seat remembers, which `sample_state` deals around).
+        # Sampled margins and sampled deals, kept for the rest of the decision (keyed by
+        # `_obs_key`).
+        self._margins: dict[tuple[object, ...], tuple[float, ...]] = {}
         self._sampled: dict[tuple[object, ...], _Worlds] = {}
 
     def __repr__(self) -> str:
@@ -285,12 +305,7 @@ class GreedyBot:
     def _worlds(self, obs: Observation, count: int, salt: int = 0) -> list[GameState]:
         """Up to ``count`` full states that agree with ``obs`` (see `_Worlds`); ``salt``
         picks another series of them."""
-        key = (obs, obs.hand, obs.known, obs.pile_seen, len(obs.history), salt)
-        worlds = self._sampled.get(key)
-        if worlds is None:
-            if len(self._sampled) > 64:
-                self._sampled.clear()
-            worlds = self._sampled[key] = _Worlds(obs, salt)
+        worlds = _memo(self._sampled, (*_obs_key(obs), salt), lambda: _Worlds(obs, salt))
         return worlds.first(count)
 
     # -- going out -------------------------------------------------------------------------
@@ -298,12 +313,8 @@ class GreedyBot:
     def _cached(
         self, kind: str, obs: Observation, seat: int, compute: Callable[[], tuple[float, ...]]
     ) -> tuple[float, ...]:
-        key = (kind, obs, obs.hand, len(obs.history), seat)
-        if key not in self._margins:
-            if len(self._margins) > 64:
-                self._margins.clear()
-            self._margins[key] = compute()
-        return self._margins[key]
+        """Sampled margins of one ``kind`` for ``seat``, computed once per decision."""
+        return _memo(self._margins, (*_obs_key(obs), kind, seat), compute)
 
     def _margins_if_out(self, obs: Observation, out_seat: int) -> tuple[float, ...]:
         """The deal margins of this side, one per sampled deal, if ``out_seat`` (this seat
