@@ -18,12 +18,13 @@ Usage: ``python benchmarks/bench.py [--deals N] [--seed S] [--variants a,b] [--p
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import random
 import time
 from collections.abc import Sequence
+
+from options import deal_parser, parse_deals
 
 import canasta
 from canasta import GameState
@@ -97,19 +98,9 @@ def bench_variant(name: str, deals: int, seed: int) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200, help="deals per variant (200)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (0)")
-    parser.add_argument(
-        "--variants",
-        default="classic,modern-american",
-        help="comma-separated variant names (classic,modern-american)",
-    )
+    parser = deal_parser(__doc__.splitlines()[0])
     parser.add_argument("--pin", action="store_true", help="pin the process to one CPU")
-    args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
-    names = [n.strip() for n in args.variants.split(",") if n.strip()]
+    args, names = parse_deals(parser, argv)
     pinned = _one_core() if args.pin else "not pinned"
     print(
         f"canasta {canasta.__version__} bench: Python {platform.python_version()}, "

@@ -17,10 +17,11 @@ Usage: ``python benchmarks/bot_strength.py [--deals N] [--seed S] [--variants a,
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+
+from options import deal_parser, parse_deals
 
 import canasta
 from canasta.bots import BOTS, Bot, RandomBot, play_deal
@@ -84,20 +85,10 @@ def measure(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200, help="deals per variant (200)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (0)")
-    parser.add_argument(
-        "--variants",
-        default="classic,modern-american",
-        help="comma-separated variant names (classic,modern-american)",
-    )
+    parser = deal_parser(__doc__.splitlines()[0])
     parser.add_argument("--bot", default="greedy", choices=sorted(BOTS), help="bot (greedy)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
-    args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
-    names = [n.strip() for n in args.variants.split(",") if n.strip()]
+    args, names = parse_deals(parser, argv)
     seeds = list(range(args.seed, args.seed + args.deals))
     print(
         f"canasta {canasta.__version__}: {args.bot} against random, {args.deals} deals per "
