@@ -17,7 +17,7 @@ two cards §2.9 asks for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from canasta.cards import JOKER_RANK, NATURAL_RANKS, THREE, TWO
@@ -35,6 +35,9 @@ WILD_MELD = 4  # a wild-card meld
 HAND_CANASTA = 8  # a canasta laid entirely from hand
 MIXED_CANASTA = 16  # a mixed canasta
 OWN_CANASTA = 32  # one of the player's own groups this turn has 7 or more cards (§2.10)
+
+#: A value above every minimum, to ask whether the content rule alone can be met.
+_UNBOUNDED = 1 << 30
 
 _RANK_VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 
@@ -211,13 +214,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     ) -> bool:
         if out and left > 1:
             return False
-        if (
-            prune
-            and opening is not None
-            and opening[0] + value + suffix[i] + twos * 20 + jokers * 50 < opening[1]
-        ):
+        if prune and have + value + suffix[i] + twos * 20 + jokers * 50 < need:
             return False
-        if i == len(ranks):
+        if i == last:
             return finish(twos, jokers, left, value, canastas, flags, small)
         key = (
             i,
@@ -234,12 +233,8 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             return hit
         rank = ranks[i]
         count = counts[rank]
-        if out:
-            choices = [count, count - 1] if count else [0]
-        else:
-            choices = sorted({count, max(count - 1, 0), max(count - 2, 0), 0}, reverse=True)
         result = False
-        for k in choices:
+        for k in _naturals_choices(count, out):
             new_left = left + count - k
             for t in range(min(twos, max_wilds), -1, -1):
                 for j in range(min(jokers, max_wilds - t), -1, -1):
@@ -285,8 +280,74 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         memo[key] = result
         return result
 
+    have, need = opening if opening is not None else (0, 0)
+    last = len(ranks)
     base = _base_flags(q, ranks)
+    if (
+        opening is not None
+        and not variant.opening_done(_UNBOUNDED, need, 0)
+        and not _content_reachable(variant, q, ranks, base, need, placed, concealed_only, out)
+    ):
+        return False  # spec §3.5.4: the content rule cannot be met, whatever the value
     return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, base, ())
+
+
+def _content_reachable(
+    variant: Variant,
+    q: Query,
+    ranks: Sequence[int],
+    base: int,
+    need: int,
+    placed: dict[tuple[int, int, int], tuple[int, int] | None],
+    concealed_only: bool,
+    out: bool,
+) -> bool:
+    """Could some sequence meet the opening's content rule (spec §3.5.4), value aside?
+
+    An opening search that cannot meet it is the longest kind, so `_search` asks this
+    first. It collects every set of content flags that one placement per rank, then a
+    wild-card meld, could give: a superset of what the search can reach, so a no is
+    certain. Placements go into the search's ``placed`` memo.
+    """
+    counts = q.counts
+    wilds = counts[TWO] + counts[JOKER_RANK]
+    wild_counts = range(min(wilds, variant.max_wilds_per_meld) + 1)
+    reachable = {base}
+    for rank in ranks:
+        steps = set()
+        for k in _naturals_choices(counts[rank], out):
+            for w in wild_counts:
+                if k == 0 and w == 0:
+                    steps.add(group_flags_of(q, rank))
+                    continue
+                spot = (rank, k, w)
+                if spot in placed:
+                    step = placed[spot]
+                else:
+                    step = _place(variant, q, rank, q.melds[rank], k, w, True, concealed_only, out)
+                    placed[spot] = step
+                if step is not None:
+                    steps.add(step[1])
+        reachable = {f | g for f in reachable for g in steps}
+    before = q.wild_meld or 0
+    if (q.wild_meld is not None or q.new_wild_ok) and any(
+        variant.wild_meld_reason(before, put) is None for put in range(1, wilds + 1)
+    ):
+        for own in (WILD_MELD, WILD_MELD | HAND_CANASTA | OWN_CANASTA):
+            reachable |= {f | own for f in reachable}
+    return any(variant.opening_done(_UNBOUNDED, need, f) for f in reachable)
+
+
+@cache
+def _naturals_choices(count: int, out: bool) -> tuple[int, ...]:
+    """How many of a rank's ``count`` naturals the search tries to meld, best first.
+
+    Going out: all of them, or all but one (the discard). Otherwise: all, all but one, all
+    but two, or none.
+    """
+    if out:
+        return (count, count - 1) if count else (0,)
+    return tuple(sorted({count, max(count - 1, 0), max(count - 2, 0), 0}, reverse=True))
 
 
 def _wild_incomplete(q: Query) -> bool:

@@ -312,7 +312,11 @@ class Variant:
         raise NotImplementedError
 
     def opening_done(self, value: int, minimum: int, flags: int) -> bool:
-        """Is the initial meld complete with this value and these content flags?"""
+        """Is the initial meld complete with this value and these content flags?
+
+        Never false for a value when it is true for a smaller one: the look-ahead asks it
+        with an unbounded value to learn whether the content rule can be met at all.
+        """
         return value >= minimum
 
     @property
