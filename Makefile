@@ -21,8 +21,8 @@ demo: $(STAMP)
 test: $(STAMP) lint typecheck pytest docs-build
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests examples
-	$(BIN)/ruff format --check src tests examples
+	$(BIN)/ruff check src tests examples benchmarks
+	$(BIN)/ruff format --check src tests examples benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
