@@ -94,6 +94,7 @@ def test_variants_table_and_json(capsys: Cap) -> None:
     assert lines[0].split()[:3] == ["name", "family", "players"]
     for name in canasta.variants.names():
         assert any(line.startswith(name + " ") for line in lines)
+    assert all(line == line.rstrip() for line in lines), "no trailing blanks"
     status, out, _ = run(capsys, "variants", "--json")
     rows = json.loads(out)
     classic = next(r for r in rows if r["name"] == "classic")

@@ -13,6 +13,9 @@
   the values the option accepts (``Variant.option_specs()``).
 - Every built-in preset has a variant page, and the notation and position pages name the
   moves and keys of the api contract.
+- Every terminal transcript (a ``text`` block that starts with ``$ ``) is real: its
+  commands run in bash and must print the lines shown, where a line ``...`` stands for
+  any lines and timings are masked.
 
 Run ``python tests/test_docs.py`` to print the specs and options tables the registry
 expects (handy when a preset changes).
@@ -409,6 +412,91 @@ def test_cli_page_matches_the_command_line() -> None:
         for cell in re.findall(r"^\| (`-[^|]*)\|", body, flags=re.MULTILINE):
             for flag in re.findall(r"`(--?[a-z][a-z-]*)", cell):
                 assert flag in done.stdout, f"cli.md: canasta {command} has no option {flag}"
+
+
+# -- terminal transcripts ---------------------------------------------------------------------
+
+#: What differs from run to run in a transcript; masked in both texts before they are compared.
+_VARYING = (re.compile(r"[\d.]+ s \([\d.]+ deals/s\)"),)
+
+
+def transcripts(text: str) -> Iterator[tuple[int, list[tuple[str, list[str]]]]]:
+    """Yield ``(line, [(command, expected output lines), ...])`` for each ``text`` block
+    that starts with a ``$ `` prompt: a terminal transcript."""
+    for line, info, code, _ in code_blocks(text):
+        if info != "text" or not code.startswith("$ "):
+            continue
+        steps: list[tuple[str, list[str]]] = []
+        for row in code.splitlines():
+            if row.startswith("$ "):
+                steps.append((row[2:], []))
+            else:
+                steps[-1][1].append(row)
+        yield line, steps
+
+
+def _masked(lines: list[str]) -> list[str]:
+    masked = []
+    for line in lines:
+        for pattern in _VARYING:
+            line = pattern.sub("<varies>", line)
+        masked.append(line.rstrip())
+    return masked
+
+
+def output_matches(expected: list[str], actual: list[str]) -> bool:
+    """Line by line, after masking; an expected line ``...`` stands for any lines or none."""
+    pattern = "".join(
+        r"(?:.*\n)*?" if line == "..." else re.escape(line) + r"\n" for line in _masked(expected)
+    )
+    return re.fullmatch(pattern, "".join(f"{line}\n" for line in _masked(actual))) is not None
+
+
+def test_output_matching() -> None:
+    """The transcript comparison itself: literal lines, ``...`` and masked timings."""
+    assert output_matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert output_matches(["a", "...", "b"], ["a", "b"])
+    assert not output_matches(["a", "d"], ["a", "b", "d"])
+    assert not output_matches(["a"], ["a", "extra"])
+    assert output_matches(
+        ["  9 deals in 1.0 s (9.0 deals/s)"], ["  9 deals in 2.5 s (3.6 deals/s)"]
+    )
+    assert not output_matches(
+        ["  9 deals in 1.0 s (9.0 deals/s)"], ["  8 deals in 1.0 s (8.0 deals/s)"]
+    )
+
+
+TRANSCRIBED = [p for p in PAGES if any(transcripts(p.read_text(encoding="utf-8")))]
+
+
+@pytest.mark.parametrize("page", TRANSCRIBED, ids=_page_id)
+def test_transcripts_match_the_command_line(page: Path, tmp_path: Path) -> None:
+    """Each terminal transcript is real: its commands run (in bash, one fresh directory per
+    block, ``$?`` carried from one command to the next) and print what the page shows."""
+    import os
+    import subprocess
+
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = {**os.environ, "PATH": path}
+    for line, steps in transcripts(page.read_text(encoding="utf-8")):
+        workdir = tmp_path / f"block-{line}"
+        workdir.mkdir()
+        status = 0
+        for command, expected in steps:
+            done = subprocess.run(
+                ["bash", "-c", f"(exit {status}); {command}"],
+                cwd=workdir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                timeout=300,
+            )
+            status = done.returncode
+            assert output_matches(expected, done.stdout.splitlines()), (
+                f"{_page_id(page)}, block at line {line}: `{command}` printed:\n{done.stdout}"
+            )
 
 
 # -- printing the expected tables -------------------------------------------------------------

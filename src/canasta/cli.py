@@ -87,10 +87,10 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         return OK
     headers = list(rows[0]) if rows else []
     widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
-    print("  ".join(h.ljust(widths[h]) for h in headers), file=out)
+    print("  ".join(h.ljust(widths[h]) for h in headers).rstrip(), file=out)
     print("  ".join("-" * widths[h] for h in headers), file=out)
     for row in rows:
-        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers), file=out)
+        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip(), file=out)
     return OK
 
 
@@ -380,7 +380,7 @@ def _summary(
     out: TextIO,
 ) -> None:
     sides = variant.sides
-    kind = "deals" if args.deals else "matches"
+    kind = "deal" if args.deals else "match"
     wins = [0] * sides
     shared = 0
     for r in results:
@@ -391,14 +391,14 @@ def _summary(
     deal_scores = [s for r in results for s in r["deal_scores"]]
     deals = len(deal_scores)
     last = args.seed + len(results) - 1
-    print(f"{len(results)} {kind} of {variant.name}, seeds {args.seed}..{last}", file=out)
+    print(f"{_count(len(results), kind)} of {variant.name}, seeds {args.seed}..{last}", file=out)
     for side in range(sides):
         seats = variant.seats_of(side)
         players = ", ".join(f"{bot_names[s]}" for s in seats)
         mean = sum(d[side] for d in deal_scores) / deals if deals else 0.0
         share = 100.0 * wins[side] / len(results) if results else 0.0
         print(
-            f"  side {side} ({players}): {wins[side]} wins ({share:.1f}%), "
+            f"  side {side} ({players}): {_count(wins[side], 'win')} ({share:.1f}%), "
             f"mean deal score {mean:.1f}",
             file=out,
         )
@@ -415,7 +415,14 @@ def _summary(
     if not args.deals and results:
         print(f"  deals per match: {deals / len(results):.2f}", file=out)
     rate = deals / elapsed if elapsed > 0 else 0.0
-    print(f"  {deals} deals in {elapsed:.1f} s ({rate:.1f} deals/s)", file=out)
+    print(f"  {_count(deals, 'deal')} in {elapsed:.1f} s ({rate:.1f} deals/s)", file=out)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 match``, ``2 matches``."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun}es" if noun.endswith("ch") else f"{n} {noun}s"
 
 
 # -- validate and moves ------------------------------------------------------------------
@@ -449,12 +456,13 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(result, Match):
         state = "over" if result.is_over else "in progress"
         print(
-            f"{args.file}: ok: {plies} moves, {len(result.history)} deals, match {state}, "
+            f"{args.file}: ok: {_count(plies, 'move')}, {_count(len(result.history), 'deal')}, "
+            f"match {state}, "
             f"scores {' '.join(map(str, result.scores))}",
             file=out,
         )
     else:
-        print(f"{args.file}: ok: {plies} moves, deal {result.phase}", file=out)
+        print(f"{args.file}: ok: {_count(plies, 'move')}, deal {result.phase}", file=out)
     return OK
 
 
@@ -472,7 +480,10 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
     if not moves:
         print("no legal moves (the deal is over)" if state.is_over else "no legal moves", file=out)
         return OK
-    print(f"seat {state.to_move} to move ({state.phase}); {len(moves)} legal moves:", file=out)
+    print(
+        f"seat {state.to_move} to move ({state.phase}); {_count(len(moves), 'legal move')}:",
+        file=out,
+    )
     for move in moves:
         print(f"  {move}", file=out)
     return OK
