@@ -52,7 +52,7 @@ def test_greedy_matches_end_in_a_reasonable_number_of_deals() -> None:
 
 
 @pytest.mark.parametrize("name", canasta.variants.names())
-@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "quick"])
 def test_bots_finish_a_deal_of_every_variant(name: str, bot: str) -> None:
     state = canasta.new_game(name, seed=3)
     bots = [make_bot(bot, seat) for seat in range(state.variant.players)]
@@ -169,6 +169,40 @@ def test_no_legal_move_raises() -> None:
         RandomBot().choose(state.observe(1))
     with pytest.raises(NoLegalMoveError):
         GreedyBot().choose(state.observe(2))
+
+
+def test_quick_bot_deals_no_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``quick`` is GreedyBot without look-ahead: it never deals a sampled state."""
+    from canasta import bots
+
+    quick = make_bot("quick")
+    assert isinstance(quick, GreedyBot) and not quick.lookahead
+    assert repr(quick) == "GreedyBot(lookahead=False)" and quick.name == "quick"
+
+    def no_sampling(*args: object) -> None:
+        raise AssertionError("sampled a state")
+
+    monkeypatch.setattr(bots, "sample_state", no_sampling)
+    state = canasta.new_game("classic", seed=4)
+    end = play_deal(state, [make_bot("quick", seat) for seat in range(4)])
+    assert end.is_over
+    with pytest.raises(AssertionError, match="sampled a state"):
+        play_deal(state, [GreedyBot(seat) for seat in range(4)])  # the look-ahead samples
+
+
+def test_quick_bot_beats_random() -> None:
+    wins = 0
+    seeds = range(1000, 1040)
+    for seed in seeds:
+        state = canasta.new_game("classic", seed=seed)
+        side = seed % 2
+        players: list[Bot] = [
+            make_bot("quick") if s % 2 == side else RandomBot(seed * 10 + s) for s in range(4)
+        ]
+        outcome = play_deal(state, players).outcome()
+        assert outcome is not None
+        wins += outcome.scores[side] > outcome.scores[1 - side]
+    assert wins >= 0.75 * len(seeds), f"{wins}/{len(seeds)}"
 
 
 def test_make_bot_and_wrong_bot_counts() -> None:

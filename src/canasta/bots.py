@@ -267,24 +267,32 @@ class GreedyBot:
     of aces or sevens it cannot finish at once, sheds aces and sevens held three times and
     takes no pile that leaves it more of them than it can shed before the stock runs out.
 
+    Without look-ahead (``lookahead=False``, the bot named ``quick``) it skips every
+    sampled estimate: it goes out whenever it can and judges discards by the table alone.
+    That is several times faster, for mass simulation, and weaker.
+
     Args:
         seed: breaks ties between equally good moves (None: always the first).
+        lookahead: judge going out, discards and the last draws on sampled deals.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, lookahead: bool = True) -> None:
         self.rng = random.Random(seed) if seed is not None else None
-        # Set while the bot plays its own turn out on a sampled deal: it then goes out
-        # whenever it can and skips the sampled estimates (no recursion).
-        self._simulating = False
+        self.lookahead = lookahead
+        if not lookahead:
+            self.name = "quick"
+        # Set while the bot plays its own turn out on a sampled deal, and always without
+        # look-ahead: it then goes out whenever it can and skips the sampled estimates.
+        self._simulating = not lookahead
         # Sampled margins and sampled deals, kept for the rest of the decision (keyed by
         # `_obs_key`).
         self._margins: dict[tuple[object, ...], tuple[float, ...]] = {}
         self._sampled: dict[tuple[object, ...], _Worlds] = {}
 
     def __repr__(self) -> str:
-        return "GreedyBot()"
+        return "GreedyBot()" if self.lookahead else "GreedyBot(lookahead=False)"
 
     def choose(self, observation: Observation) -> Move:
         """The move the heuristics like best."""
@@ -362,7 +370,7 @@ class GreedyBot:
     def _play_turn_out(self, state: GameState, seat: int, played: list[Move]) -> GameState:
         """Play ``seat``'s turn to its end on a full (sampled) state, going out whenever
         it can; the moves are appended to ``played``."""
-        self._simulating = True
+        simulating, self._simulating = self._simulating, True
         try:
             for _ in range(_TURN_MOVES):
                 if state.is_over or state.to_move != seat:
@@ -372,7 +380,7 @@ class GreedyBot:
                 played.append(move)
                 state = state.apply(move)
         finally:
-            self._simulating = False
+            self._simulating = simulating
         return state
 
     def _urgent(self, obs: Observation) -> bool:
@@ -886,14 +894,20 @@ class GreedyBot:
         return score
 
 
+def _quick_bot(seed: int | None = None) -> Bot:
+    return GreedyBot(seed, lookahead=False)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "quick": _quick_bot,
 }
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``"random"`` or ``"greedy"``).
+    """A bot by name (``"random"``, ``"greedy"`` or ``"quick"``, a greedy bot without
+    look-ahead).
 
     Raises:
         ValueError: an unknown name (the message lists the known ones).
