@@ -172,3 +172,81 @@ def test_red_three_upcard_blocks_the_pile() -> None:
     state = canasta.new_game("dutch-s4", seed=3)
     assert state.pile_top is not None and str(state.pile_top) == "3D"
     assert [str(m) for m in state.legal_moves()] == ["draw"]
+
+
+def _seat0_position(
+    hand: str, pile: str = "", variant: str = "classic", **options: Any
+) -> GameState:
+    """Seat 0 (side 0, not opened) holds ``hand``; the other hands only matter as cards."""
+    return _state(
+        {
+            "variant": {"variant": variant, **options},
+            "to_move": 0,
+            "phase": "draw" if pile else "play",
+            "hands": [
+                hand,
+                "5C 6C 7C 8C 9C TC JC QC KC AC 5S",
+                "5D 6D 7D 8D 9D TD JD QD KD AD 8H",
+                "5H 6H 7H 8H 9H TH JH QH KH AH 6S",
+            ],
+            "pile": pile,
+            "stock": "8S 9S TS JS",
+        }
+    )
+
+
+def test_opening_completed_by_black_threes_when_going_out() -> None:
+    """§2.6, §2.8: black threes melded when going out count toward the minimum, so seven
+    4s (35) then 333 (15) open with 50 and go out; the order of the two melds must not
+    matter (the 4s first used to be refused with INITIAL_MINIMUM). Without D12, so that
+    going out concealed does not waive the minimum."""
+    hand = "4S 4S 4H 4H 4D 4D 4C 3S 3C 3S"
+    state = _seat0_position(hand, concealed_exempt_from_minimum=False)
+    assert state.check("meld:4444444") is None
+    after = state.play("meld:4444444")
+    assert [str(m) for m in after.legal_moves()] == ["meld:333"]
+    end = after.play("meld:333")
+    assert end.is_over and end.went_out == 0
+    # The other order was always legal and ends the same way.
+    assert state.play("meld:333 meld:4444444").went_out == 0
+
+
+def test_pickup_opening_completed_by_black_threes_when_going_out() -> None:
+    """§2.7 T4 with §2.6: taking the pile with six 4s (35 with the top card) is legal when
+    melding the black threes and going out brings the opening to 50."""
+    state = _seat0_position("4S 4S 4H 4H 4D 4D 3S 3C 3S", pile="4C")
+    assert state.check("take:444444") is None
+    end = state.play("take:444444 meld:333")
+    assert end.is_over and end.went_out == 0
+    # Two black threes cannot be melded (§2.6), so the opening is out of reach.
+    short = _seat0_position("4S 4S 4H 4H 4D 4D 3S 3C 9S", pile="4C")
+    assert short.check("take:444444") is IllegalReason.INITIAL_MINIMUM
+
+
+def test_opening_completed_by_a_meld_past_the_cap_when_going_out() -> None:
+    """D28 with §2.8: where melds may pass the size cap only when going out, an opening
+    that only going out can complete is not a dead end. Seven 4s (35) fall short of a
+    minimum of 40; eight (40) reach it while going out, so ``meld:444`` is legal."""
+    from typing import ClassVar
+
+    import attrs
+
+    from canasta.variants import ClassicVariant
+
+    @attrs.frozen
+    class CappedClassic(ClassicVariant):
+        max_meld_size: ClassVar[int] = 7
+
+    variant = CappedClassic(
+        name="capped-classic", minimum_table=((0, 40),), concealed_exempt_from_minimum=False
+    )
+    canasta.variants.register(variant)
+    try:
+        state = _seat0_position("4S 4S 4H 4H 4D 4D 4C 4C KS", variant="capped-classic")
+        assert state.check("meld:444") is None
+        end = state.play("meld:444 add:4+44444 discard:K")
+        assert end.is_over and end.went_out == 0
+        # A full meld of seven takes no eighth card: 35 stays short of the minimum.
+        assert state.check("meld:4444444") is IllegalReason.INITIAL_MINIMUM
+    finally:
+        canasta.variants.unregister("capped-classic")

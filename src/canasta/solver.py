@@ -78,9 +78,15 @@ def _feasible(variant: Variant, q: Query) -> bool:
     if q.goal == OPEN:
         if _search(variant, q, concealed_only=False):
             return True
+        out = q._replace(goal=OUT)
+        # Going out this turn also completes the opening if it meets the minimum. Beyond
+        # the search above, that adds paths only with black threes, which are melded and
+        # counted only then (spec §2.6, §2.8), or with a meld past the size cap (D28).
+        if q.counts[THREE] or _may_pass_cap(variant, q):
+            return _feasible(variant, out)
         # D12: a concealed going out may skip the minimum.
         return bool(q.concealed and variant.concealed_exempt and not q.no_out) and _search(
-            variant, q._replace(goal=OUT), concealed_only=True
+            variant, out, concealed_only=True
         )
     if q.no_out:
         return False
@@ -88,6 +94,15 @@ def _feasible(variant: Variant, q: Query) -> bool:
         return True
     return bool(q.concealed and q.opening is not None and variant.concealed_exempt) and (
         _search(variant, q, concealed_only=True)
+    )
+
+
+def _may_pass_cap(variant: Variant, q: Query) -> bool:
+    """Could a meld grow past ``max_meld_size`` with the hand's cards (D28)?"""
+    wilds = q.counts[TWO] + q.counts[JOKER_RANK]
+    cap = variant.max_meld_size
+    return any(
+        q.counts[rank] + wilds + sum(q.melds[rank] or (0, 0)) > cap for rank in NATURAL_RANKS
     )
 
 
