@@ -324,6 +324,20 @@ def test_ex27_stock_exhausted_default() -> None:
     assert outcome.scores[1] == 40 - 25 - value(d["hands"][3])
 
 
+def test_end_only_when_the_stock_is_out() -> None:
+    """§2.12: ``end`` is the move that ends the deal once the stock is out (EX-27); with
+    cards in the stock, in the draw phase or in the middle of a turn, it is refused with
+    END_NOT_ALLOWED; after the deal, with GAME_OVER."""
+    state = state_of(ex27_position())
+    assert stock(state)
+    assert_illegal(state, "end", R.END_NOT_ALLOWED)
+    state = play(state, "draw")
+    assert_illegal(state, "end", R.END_NOT_ALLOWED)
+    state = play(state, "discard:9C", "take", "discard:5H", "end")
+    assert state.is_over
+    assert_illegal(state, "end", R.GAME_OVER)
+
+
 def test_ex27_pickup_not_forced_option() -> None:
     """EX-27 with forced_pickup_after_stock=false: East may decline the pile (D20)."""
     state = play(state_of(ex27_position(forced_pickup_after_stock=False)), "draw", "discard:9C")

@@ -661,7 +661,7 @@ def _end_reason(st: GameState) -> R | None:
         if st.turn.must_go_out:
             return R.MUST_GO_OUT
         return None
-    return R.END_NOT_ALLOWED if st.phase != OVER else R.GAME_OVER
+    return R.END_NOT_ALLOWED
 
 
 # --------------------------------------------------------------------------------------
