@@ -287,6 +287,8 @@ BAD_OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("classic", {"minimum_table": "0:50"}, "minimum_table"),
     ("classic", {"minimum_table": [0, 50]}, "minimum_table"),
     ("modern-american", {"minimum_table": [[100, 125]]}, "minimum_table"),
+    ("modern-american", {"minimum_table": [[1, 125]]}, "minimum_table"),  # score 0 uncovered
+    ("classic", {"minimum_table": [[0, -1]]}, "minimum_table"),
     ("classic", {"red_three_scores": []}, "red_three_scores"),
     ("classic", {"red_three_scores": [0, 100, 200, 300, "800"]}, "red_three_scores"),
     ("classic", {"red_three_scores": [0, 100, 200, 300, True]}, "red_three_scores"),
@@ -319,6 +321,16 @@ def test_bad_options_raise_variant_error_naming_the_key(
     assert key in str(config_error.value)
     assert isinstance(config_error.value, ValueError)
     assert isinstance(config_error.value, canasta.CanastaError)
+
+
+def test_option_boundaries_that_are_allowed() -> None:
+    """The limits just inside the refused values above: a deal that leaves exactly one
+    stock card, a table starting at score 0 with a minimum of 0."""
+    two = variants.get("classic-2p", hand_size=53)  # 2 x 53 + upcard + 1 = 108 cards
+    assert two.hand_size == 53
+    assert variants.get("classic", minimum_table=[[0, 0]]).minimum_table == ((0, 0),)
+    mac = variants.get("modern-american", minimum_table=[[0, 125]])
+    assert mac.initial_minimum(0) == 125
 
 
 def test_variant_is_not_an_option_of_get() -> None:
