@@ -369,10 +369,6 @@ def _wild_incomplete(q: Query) -> bool:
     return q.wild_meld is not None and q.wild_meld < 7
 
 
-def _has_concealed_canasta(q: Query) -> bool:
-    return any(g is not None and g[0] + g[1] >= 7 for g in q.groups)
-
-
 def _base_flags(q: Query, ranks: Sequence[int]) -> int:
     """Content flags of the turn's groups on ranks the search will not revisit."""
     flags = 0
