@@ -20,27 +20,28 @@ from canasta.match import Match
 from canasta.observation import Observation
 
 
-def _greedy_side_wins(name: str, seeds: range) -> tuple[int, int]:
-    """Deals won by the greedy side against random bots (sides alternate with the seed)."""
+def _side_wins(name: str, seeds: range, bot: str = "greedy") -> tuple[int, int]:
+    """Deals won by the side of ``bot`` against random bots (sides alternate with the
+    seed)."""
     wins = 0
     for seed in seeds:
         state = canasta.new_game(name, seed=seed)
-        greedy_side = seed % 2
+        bot_side = seed % 2
         bots: list[Bot] = [
-            GreedyBot() if state.variant.side_of(s) == greedy_side else RandomBot(seed * 10 + s)
+            make_bot(bot) if state.variant.side_of(s) == bot_side else RandomBot(seed * 10 + s)
             for s in range(state.variant.players)
         ]
         outcome = play_deal(state, bots).outcome()
         assert outcome is not None
-        others = max(v for side, v in enumerate(outcome.scores) if side != greedy_side)
-        wins += outcome.scores[greedy_side] > others
+        others = max(v for side, v in enumerate(outcome.scores) if side != bot_side)
+        wins += outcome.scores[bot_side] > others
     return wins, len(seeds)
 
 
 @pytest.mark.parametrize("name", ["classic", "modern-american"])
 def test_greedy_beats_random(name: str) -> None:
     # 40 seeded deals here to keep CI short; the 200-deal figures are in the changelog.
-    wins, deals = _greedy_side_wins(name, range(1000, 1040))
+    wins, deals = _side_wins(name, range(1000, 1040))
     assert wins >= 0.8 * deals, f"{wins}/{deals}"
 
 
@@ -191,18 +192,8 @@ def test_quick_bot_deals_no_samples(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_quick_bot_beats_random() -> None:
-    wins = 0
-    seeds = range(1000, 1040)
-    for seed in seeds:
-        state = canasta.new_game("classic", seed=seed)
-        side = seed % 2
-        players: list[Bot] = [
-            make_bot("quick") if s % 2 == side else RandomBot(seed * 10 + s) for s in range(4)
-        ]
-        outcome = play_deal(state, players).outcome()
-        assert outcome is not None
-        wins += outcome.scores[side] > outcome.scores[1 - side]
-    assert wins >= 0.75 * len(seeds), f"{wins}/{len(seeds)}"
+    wins, deals = _side_wins("classic", range(1000, 1040), "quick")
+    assert wins >= 0.75 * deals, f"{wins}/{deals}"
 
 
 def test_make_bot_and_wrong_bot_counts() -> None:

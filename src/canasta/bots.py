@@ -526,9 +526,9 @@ class GreedyBot:
         """This seat's last turn: draw or take the pile (each way of taking it), whichever
         leaves the side the best margin once the turn is played out (on sampled deals)."""
         best: tuple[float, Move] | None = None
+        worlds = self._worlds(obs, _ENDGAME_SAMPLES)
         for move in moves:
             total = 0.0
-            worlds = self._worlds(obs, _ENDGAME_SAMPLES)
             for world in worlds:
                 state = self._play_turn_out(world.apply(move), obs.seat, [])
                 total += _margin(state.variant.score_rows(state), obs.side)
