@@ -45,7 +45,7 @@ def _one_core() -> str:
 
 def _clear_solver_memo() -> None:
     try:
-        from canasta import solver
+        from canasta._rules import lookahead as solver
     except ImportError:  # pragma: no cover - the engine may reorganise
         return
     feasible = getattr(solver, "_feasible", None)
