@@ -203,9 +203,8 @@ def _margin(rows: tuple[tuple[ScoreLine, ...], ...], side: int) -> float:
 
 
 def _obs_key(obs: Observation) -> tuple[object, ...]:
-    """What an estimate made from ``obs`` depends on: the observation and what the seat
-    remembers (left out of Observation equality), which `sample_state` deals around."""
-    return (obs, obs.known, obs.pile_seen, len(obs.history))
+    """What an estimate made from ``obs`` depends on: the observation, memory included."""
+    return (obs,)
 
 
 _V = TypeVar("_V")
@@ -225,6 +224,12 @@ def _memo(
     return value
 
 
+def _progress(obs: Observation) -> int:
+    """How far the deal has come, from what a saved position keeps too (not the history,
+    which starts afresh when a position is read)."""
+    return obs.stock_size * 1009 + obs.pile_size * 31 + sum(len(d) for d in obs.discarded)
+
+
 class _Worlds:
     """Full states that agree with an observation, the hidden cards dealt at random,
     dealt on demand and kept: every estimate made from the same observation shares them.
@@ -237,7 +242,7 @@ class _Worlds:
 
     def __init__(self, obs: Observation, salt: int) -> None:
         self.obs = obs
-        self.rng = random.Random(len(obs.history) * 31 + salt)
+        self.rng = random.Random(_progress(obs) * 31 + salt)
         self.states: list[GameState] = []
         self.complete = True
 
@@ -874,8 +879,7 @@ class GreedyBot:
             if known.get(rank, 0) >= 2:
                 score -= 200.0 + 10 * obs.pile_size
             # The next player just passed this rank by: it is less likely to help them.
-            recent = [e for e in obs.history[-8:] if e.seat == nxt and e.move.kind == "discard"]
-            if any(c.rank == rank for e in recent for c in e.cards):
+            if any(c.rank == rank for c in obs.discarded[nxt][-1:]):
                 score += 30.0
             # Copies of the rank nobody has shown: the fewer, the less likely a pair.
             unseen = 4 * variant.decks - self._visible(obs, rank) - known.get(rank, 0)
