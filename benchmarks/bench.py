@@ -399,6 +399,12 @@ def _figure(
     return {"value": value, "unit": unit, "ratio": ratio, "target": target, "on": on, "met": met}
 
 
+def _median(samples: list[Sample], target: float) -> dict[str, Any]:
+    """The figure of the median µs and median ratio of ``samples``."""
+    us = statistics.median(s[0] for s in samples)
+    return _figure(us, "µs", statistics.median(s[1] for s in samples), target, "ratio")
+
+
 def measure(names: Sequence[str], deals: int, seed: int, scale: float = 1.0) -> dict[str, Any]:
     """Every figure; ``scale`` shrinks the sample counts (for a quick check)."""
     chess_ref = ChessPlayouts(seed)
@@ -413,21 +419,9 @@ def measure(names: Sequence[str], deals: int, seed: int, scale: float = 1.0) -> 
             r["us_per_decision"], "µs", r["ratio"], PLAY_TARGETS.get(name), "ratio"
         )
     observed = bench_observe(chess_ref, seed, count(OBSERVE_STATES))
-    figures[f"observe(seat), classic ply {OBSERVE_PLY}"] = _figure(
-        statistics.median(s[0] for s in observed),
-        "µs",
-        statistics.median(s[1] for s in observed),
-        0.5,
-        "ratio",
-    )
+    figures[f"observe(seat), classic ply {OBSERVE_PLY}"] = _median(observed, 0.5)
     opened = bench_opened(chess_ref, seed, count(OPENED_POSITIONS))
-    figures[f"legal_moves(), {OPENED_HAND} cards, opened, median"] = _figure(
-        statistics.median(s[0] for s in opened),
-        "µs",
-        statistics.median(s[1] for s in opened),
-        4.0,
-        "ratio",
-    )
+    figures[f"legal_moves(), {OPENED_HAND} cards, opened, median"] = _median(opened, 4.0)
     for name in names:
         us, ratio = bench_unopened(chess_ref, name, seed, count(UNOPENED_POSITIONS))
         figures[f"{name}: legal_moves(), not opened, worst"] = _figure(
