@@ -18,7 +18,7 @@ from canasta import scoring
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision, after_reason, decide
-from canasta._rules.recall import event, fresh_memory, remember
+from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card
 from canasta.errors import IllegalMoveError, IllegalReason, PositionError, ReplayError
@@ -35,8 +35,10 @@ from canasta.table import (
     Table,
     Turn,
     evolve,
+    RawStep,
     log_events,
     log_of,
+    log_steps,
 )
 from canasta.variants.base import Variant
 
@@ -208,16 +210,16 @@ class GameState:
 
     def _reason(self, move: Move) -> tuple[IllegalReason | None, Decision | None]:
         table = self._table
-        decision = decide(table, move)
+        ids = self._legal_ids
+        # A move taken from the cached legal list needs no second check.
+        listed = ids is not None and id(move) in ids
+        decision = decide(table, move, listed)
         if isinstance(decision, IllegalReason):
             return decision, None
-        if decision.play is not None:
-            ids = self._legal_ids
-            # A move taken from the cached legal list needs no look-ahead again.
-            if ids is None or id(move) not in ids:
-                reason = after_reason(table, context(table), decision.play)
-                if reason is not None:
-                    return reason, None
+        if decision.play is not None and not listed:
+            reason = after_reason(table, context(table), decision.play)
+            if reason is not None:
+                return reason, None
         return None, decision
 
     def apply(self, move: Move | str) -> GameState:
@@ -233,12 +235,10 @@ class GameState:
         """Commit a legal decision: the next table, memory and log."""
         before = self._table
         after = commit(before, decision)
-        log = self._log
-        step = Step(log, 1 if log is None else log.length + 1, event(before, decision, after))
         new = object.__new__(GameState)
         _set_attr(new, "_table", after)
         _set_attr(new, "_memory", remember(self._memory, before, decision, after))
-        _set_attr(new, "_log", step)
+        _set_attr(new, "_log", step(self._log, before, decision, after))
         _set_attr(new, "_legal", None)
         _set_attr(new, "_legal_ids", None)
         _set_attr(new, "_events", None)
@@ -325,7 +325,7 @@ class GameState:
     def __reduce__(self) -> tuple[Any, ...]:
         # The log as a flat tuple of events: pickling the linked steps would recurse once
         # per move.
-        return (_restore, (self._table, self._memory, log_events(self._log)))
+        return (_restore, (self._table, self._memory, log_steps(self._log)))
 
     def __repr__(self) -> str:
         top = self.pile_top
@@ -336,5 +336,5 @@ class GameState:
         )
 
 
-def _restore(table: Table, memory: Memory, events: tuple[Event, ...]) -> GameState:
-    return GameState(table, memory, log_of(events))
+def _restore(table: Table, memory: Memory, steps: tuple[RawStep, ...]) -> GameState:
+    return GameState(table, memory, log_of(steps))

@@ -243,32 +243,57 @@ class Event:
 
 
 class Step(NamedTuple):
-    """A link of a deal's event log: the event of one move and the log before it.
+    """A link of a deal's event log: one move as the table saw it, and the log before it.
 
-    States share the log: appending a step does not copy the steps before it.
+    States share the log: appending a step does not copy the steps before it. The cards
+    are codes; `log_events` shows them as an `Event` each.
     """
 
     before: Step | None
     #: the number of steps up to and including this one
     length: int
-    event: Event
+    seat: int
+    move: Move
+    cards: tuple[int, ...]
+    taken: tuple[int, ...]
+    threes: tuple[int, ...]
+
+
+#: One step without its link, as a pickled state stores its log.
+RawStep = tuple[int, Move, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _shown(codes: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(CARDS[c] for c in codes)
 
 
 def log_events(log: Step | None) -> tuple[Event, ...]:
     """The events of a log, oldest first."""
     events: list[Event] = []
     while log is not None:
-        events.append(log.event)
+        events.append(
+            Event(log.seat, log.move, _shown(log.cards), _shown(log.taken), _shown(log.threes))
+        )
         log = log.before
     events.reverse()
     return tuple(events)
 
 
-def log_of(events: tuple[Event, ...]) -> Step | None:
-    """A log holding ``events``."""
+def log_steps(log: Step | None) -> tuple[RawStep, ...]:
+    """The steps of a log without their links, oldest first."""
+    steps: list[RawStep] = []
+    while log is not None:
+        steps.append((log.seat, log.move, log.cards, log.taken, log.threes))
+        log = log.before
+    steps.reverse()
+    return tuple(steps)
+
+
+def log_of(steps: tuple[RawStep, ...]) -> Step | None:
+    """A log holding ``steps``."""
     log: Step | None = None
-    for length, event in enumerate(events, 1):
-        log = Step(log, length, event)
+    for length, raw in enumerate(steps, 1):
+        log = Step(log, length, *raw)
     return log
 
 

@@ -12,16 +12,23 @@ naturals, twos, jokers); ``ask``; ``meld`` moves by rank (A, 4..K, black threes,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from canasta._rules.facts import context
 from canasta._rules.legality import (
+    OBLIGES,
+    after_reason,
     ask_reason,
     discard_block,
     discard_reason,
     end_reason,
-    play_reason,
+    legal_play,
+    meld_verdict,
+    rank_facts,
     take_options,
     wild_splits,
 )
+from canasta.errors import IllegalReason
 from canasta.cards import (
     BLACK_THREES,
     JOKER_RANK,
@@ -49,6 +56,7 @@ from canasta.moves import (
     DRAW as DRAW_MOVE,
 )
 from canasta.table import ANSWER, CANASTA_SIZE, DRAW, OVER, WILD_RANK, Table
+from canasta.variants.base import Variant
 
 # Discard order of legal_moves(): A, 3..K, then 2, then the joker.
 _DISCARD_ORDER = (0, *range(2, 13), TWO, JOKER_RANK)
@@ -112,38 +120,94 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     return biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE or bool(st.turn.groups)
 
 
+@lru_cache(maxsize=1 << 14)
+def _rank_options(
+    variant: Variant,
+    add: bool,
+    rank: int,
+    naturals: int,
+    twos: int,
+    jokers: int,
+    facts: tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool],
+    wild_incomplete: bool,
+    opening: bool,
+) -> tuple[tuple[int, int, int, int], ...]:
+    """Every (naturals, twos, jokers) of a meld or lay-off on ``rank`` that the meld rules
+    allow, with its `meld_verdict` flags, in the generator's order.
+
+    The look-ahead aside, legality depends only on these counts, so random play and
+    search ask the same few questions again and again: they are cached.
+    """
+    if rank == WILD_RANK:
+        splits = wild_splits(twos, jokers, twos + jokers)
+        counts: range = range(1)
+        least = 1
+    else:
+        splits = wild_splits(twos, jokers, variant.max_wilds_per_meld)
+        # Spec §2.4: a new meld has two naturals and three cards at least.
+        counts = range(naturals + 1) if add else range(2, naturals + 1)
+        least = 1 if add else 3
+    grow, full, may_start, closed = facts
+    options = []
+    for k in counts:
+        for t, j in splits:
+            if k + t + j < least:
+                continue
+            verdict = meld_verdict(
+                variant,
+                add,
+                rank,
+                k,
+                t,
+                j,
+                grow,
+                full,
+                may_start,
+                closed,
+                wild_incomplete,
+                opening,
+            )
+            if not isinstance(verdict, IllegalReason):
+                options.append((k, t, j, verdict))
+    return tuple(options)
+
+
 def _play_moves(st: Table) -> list[Move]:
     ctx = context(st)
     counts = ctx.counts
     variant = st.variant
-    melds = ctx.melds
     twos, jokers = counts[TWO], counts[JOKER_RANK]
-    most = variant.max_wilds_per_meld
-    splits_all = wild_splits(twos, jokers, most)
     moves: list[Move] = []
-    if not ctx.opened and not st.turn.must_go_out and not _opening_conceivable(st, counts):
+    opening = not ctx.opened
+    if opening and not st.turn.must_go_out and not _opening_conceivable(st, counts):
         return moves
+    # Opened and not obliged to go out: a play that leaves two cards in hand needs no
+    # look-ahead (legality.after_reason).
+    fast = not opening and not st.turn.must_go_out
+    short = ctx.hand_len - 2
+    wild_incomplete = ctx.wild_incomplete
+
+    def add_options(kind: str, rank: int, naturals: int) -> None:
+        add = kind == "add"
+        facts = rank_facts(variant, ctx, rank)
+        for k, t, j, verdict in _rank_options(
+            variant, add, rank, naturals, twos, jokers, facts, wild_incomplete, opening
+        ):
+            if not (fast and k + t + j <= short and not verdict & OBLIGES):
+                play = legal_play(st, ctx, add, rank, k, t, j, verdict)
+                if after_reason(st, ctx, play) is not None:
+                    continue
+            moves.append(_move(kind, rank, k, t, j))
+
     for rank in _MELD_ORDER:
-        for k in range(2, counts[rank] + 1):
-            for t, j in splits_all:
-                # Spec §2.4: a new meld has at least three cards (no need to ask).
-                if k + t + j >= 3 and play_reason(st, ctx, False, rank, k, t, j) is None:
-                    moves.append(_move("meld", rank, k, t, j))
+        if counts[rank] >= 2:
+            add_options("meld", rank, counts[rank])
     if variant.has_wild_melds and twos + jokers:
-        for t in range(twos + 1):
-            for j in range(jokers + 1):
-                if t + j and play_reason(st, ctx, False, WILD_RANK, 0, t, j) is None:
-                    moves.append(_move("meld", WILD_RANK, 0, t, j))
-    on_table = {m.rank for m in melds}
+        add_options("meld", WILD_RANK, 0)
+    on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
-        if rank not in on_table:
-            continue
-        naturals = 0 if rank == WILD_RANK else counts[rank]
-        splits = wild_splits(twos, jokers, twos + jokers) if rank == WILD_RANK else splits_all
-        for k in range(naturals + 1):
-            for t, j in splits:
-                if k + t + j and play_reason(st, ctx, True, rank, k, t, j) is None:
-                    moves.append(_move("add", rank, k, t, j))
+        if rank in on_table:
+            add_options("add", rank, 0 if rank == WILD_RANK else counts[rank])
     return moves
 
 

@@ -41,6 +41,7 @@ from canasta.cards import (
 )
 from canasta.errors import IllegalReason as R
 from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Take
+from canasta.variants.base import Variant
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -87,74 +88,136 @@ class Decision(NamedTuple):
 # Melds and lay-offs in the play phase
 
 
-def play_effect(
-    st: Table, ctx: Context, add: bool, rank: int, k: int, twos: int, jokers: int
-) -> R | Play:
-    """The effect of ``meld:`` (add=False) or ``add:`` (add=True) of cards known to be in
-    hand, in the play phase; or why it is not a valid meld (the look-ahead aside)."""
-    variant = st.variant
-    melds = ctx.melds
+def meld_verdict(
+    variant: Variant,
+    add: bool,
+    rank: int,
+    k: int,
+    twos: int,
+    jokers: int,
+    grow: tuple[int, int] | None,
+    full: tuple[int, int] | None,
+    may_start: bool,
+    closed: bool,
+    wild_incomplete: bool,
+    opening: bool,
+) -> R | int:
+    """The meld rules for ``meld:`` (add=False) or ``add:`` (add=True) of ``k`` naturals of
+    ``rank``, ``twos`` and ``jokers``: why the play is invalid, or what it does.
+
+    The side's melds of the rank are given by counts: ``grow`` is (naturals, wilds) of the
+    one that can still take cards, ``full`` of one past the size cap that a lay-off may
+    still join (D28); ``may_start`` says whether a new meld of the rank may be started
+    (spec §2.4, §3.5.3). A pure function of its arguments, so the generator can cache it.
+
+    Returns a reason, or flags: `OBLIGES` (the play obliges going out this turn: black
+    threes, a meld past the cap) and `JOINS_FULL` (it joins the ``full`` meld).
+    """
     wilds = twos + jokers
-    opening = not ctx.opened
-    closed = ctx.closed
-    target = ctx.growable[rank]
-    obliged = st.turn.must_go_out
+    verdict = 0
     if rank == THREE:
         if add:
             return R.NO_SUCH_MELD
         reason = variant.black_three_meld_reason(k, wilds)
         if reason is not None:
             return reason
-        obliged = True  # spec §2.6: black threes are melded only when going out
-        target = None
-    elif rank == WILD_RANK:
+        return OBLIGES  # spec §2.6: black threes are melded only when going out
+    if rank == WILD_RANK:
         if add:
-            if target is None:
+            if grow is None:
                 return R.NO_SUCH_MELD
-            reason = variant.wild_meld_reason(target.size, wilds)
+            reason = variant.wild_meld_reason(grow[0] + grow[1], wilds)
         else:
-            if target is not None or not variant.has_wild_melds:
+            if grow is not None or not variant.has_wild_melds:
                 return R.INVALID_MELD
             reason = variant.wild_meld_reason(0, wilds)
+        return reason if reason is not None else 0
+    if closed:
+        return R.CLOSED_RANK
+    target = grow
+    if add:
+        if target is None:
+            target = full
+            verdict = JOINS_FULL
+        if target is None:
+            return R.NO_SUCH_MELD
+    else:
+        if not may_start:
+            return R.INVALID_MELD
+        # A meld: group must be valid on its own before merging (spec §2.4, §2.10).
+        reason = variant.natural_meld_reason(rank, 0, 0, k, wilds, opening)
         if reason is not None:
             return reason
-    else:
-        if rank in closed:
-            return R.CLOSED_RANK
-        if add:
-            if target is None:
-                target = lay_off_target(variant, melds, rank)
-            if target is None:
-                return R.NO_SUCH_MELD
-        else:
-            if not new_ok(variant, melds, rank, closed):
-                return R.INVALID_MELD
-            # A meld: group must be valid on its own before merging (spec §2.4, §2.10).
-            reason = variant.natural_meld_reason(rank, 0, 0, k, wilds, opening)
-            if reason is not None:
-                return reason
-        n0, w0 = (target.naturals, target.wilds) if target is not None else (0, 0)
-        if n0 + w0 or add:
-            reason = variant.natural_meld_reason(rank, n0, w0, k, wilds, opening)
-            if reason is not None:
-                return reason
-        if wilds and ctx.wild_incomplete and variant.wild_meld_blocks_wilds:
-            return R.WILD_RULE
-        if n0 + w0 + k + wilds > variant.max_meld_size:
-            obliged = True  # D28: a meld beyond the cap only in the going-out turn
-    return Play(
-        "add" if add else "meld", rank, k, twos, jokers, target, obliged, ctx.hand_len - k - wilds
-    )
+    n0, w0 = target if target is not None else (0, 0)
+    if n0 + w0 or add:
+        reason = variant.natural_meld_reason(rank, n0, w0, k, wilds, opening)
+        if reason is not None:
+            return reason
+    if wilds and wild_incomplete and variant.wild_meld_blocks_wilds:
+        return R.WILD_RULE
+    if n0 + w0 + k + wilds > variant.max_meld_size:
+        verdict |= OBLIGES  # D28: a meld beyond the cap only in the going-out turn
+    return verdict
 
 
-def play_reason(
+#: `meld_verdict` flags.
+OBLIGES, JOINS_FULL = 1, 2
+
+
+def rank_facts(
+    variant: Variant, ctx: Context, rank: int
+) -> tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool]:
+    """The arguments of `meld_verdict` that describe the side's melds of ``rank``: the
+    growable one, a full one a lay-off may join, may a new one start, is the rank closed."""
+    melds = ctx.melds
+    target = ctx.growable[rank]
+    grow = None if target is None else (target.naturals, target.wilds)
+    full = None
+    if target is None and rank != WILD_RANK:
+        other = lay_off_target(variant, melds, rank)
+        full = None if other is None else (other.naturals, other.wilds)
+    return grow, full, new_ok(variant, melds, rank, ctx.closed), rank in ctx.closed
+
+
+def play_effect(
     st: Table, ctx: Context, add: bool, rank: int, k: int, twos: int, jokers: int
-) -> R | None:
-    """Why a meld or lay-off by counts (cards known to be in hand) is illegal, or None."""
-    play = play_effect(st, ctx, add, rank, k, twos, jokers)
-    if isinstance(play, R):
-        return play
-    return after_reason(st, ctx, play)
+) -> R | Play:
+    """The effect of ``meld:`` (add=False) or ``add:`` (add=True) of cards known to be in
+    hand, in the play phase; or why it is not a valid meld (the look-ahead aside)."""
+    variant = st.variant
+    grow, full, may_start, closed = rank_facts(variant, ctx, rank)
+    verdict = meld_verdict(
+        variant,
+        add,
+        rank,
+        k,
+        twos,
+        jokers,
+        grow,
+        full,
+        may_start,
+        closed,
+        ctx.wild_incomplete,
+        not ctx.opened,
+    )
+    if isinstance(verdict, R):
+        return verdict
+    return legal_play(st, ctx, add, rank, k, twos, jokers, verdict)
+
+
+def legal_play(
+    st: Table, ctx: Context, add: bool, rank: int, k: int, twos: int, jokers: int, verdict: int
+) -> Play:
+    """The `Play` of a valid meld or lay-off with its `meld_verdict` flags."""
+    if rank == THREE:
+        target = None
+    elif verdict & JOINS_FULL:
+        target = lay_off_target(st.variant, ctx.melds, rank)
+    else:
+        target = ctx.growable[rank]
+    obliged = bool(verdict & OBLIGES) or st.turn.must_go_out
+    kind = "add" if add else "meld"
+    return Play(kind, rank, k, twos, jokers, target, obliged, ctx.hand_len - k - twos - jokers)
 
 
 def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R | None:
@@ -504,9 +567,13 @@ def end_reason(st: Table) -> R | None:
 # Moves as written
 
 
-def decide(st: Table, move: Move) -> R | Decision:
+def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     """The move's effect with the cards it names resolved, or why it is illegal (every
-    check but the look-ahead ones of `after_reason`)."""
+    check but the look-ahead ones of `after_reason`).
+
+    ``listed``: the move is one of the generator's legal moves, so the checks that only
+    refuse (ending, asking, discarding) are skipped; the effect is the same.
+    """
     if st.phase == OVER:
         return R.GAME_OVER
     if st.phase == ANSWER:
@@ -518,6 +585,8 @@ def decide(st: Table, move: Move) -> R | Decision:
             return R.WRONG_PHASE
         return Decision(move, (), None) if st.stock else R.STOCK_EMPTY
     if isinstance(move, End | Ask):
+        if listed:
+            return Decision(move, (), None)
         reason = end_reason(st) if isinstance(move, End) else ask_reason(st)
         return reason if reason is not None else Decision(move, (), None)
     hand = st.hands[st.to_move or 0]
@@ -525,7 +594,7 @@ def decide(st: Table, move: Move) -> R | Decision:
         codes = resolve(hand, (move.card,))
         if codes is None:
             return R.NOT_IN_HAND if st.phase == PLAY else R.WRONG_PHASE
-        reason = discard_reason(st, codes[0])
+        reason = None if listed else discard_reason(st, codes[0])
         return reason if reason is not None else Decision(move, tuple(codes), None)
     if isinstance(move, Take):
         if st.phase != DRAW:

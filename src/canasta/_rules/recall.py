@@ -9,9 +9,8 @@ never has to be rebuilt from the whole history.
 from __future__ import annotations
 
 from canasta._rules.legality import Decision
-from canasta.cards import CARDS
 from canasta.moves import Discard, Take
-from canasta.table import Event, Memory, Table
+from canasta.table import Memory, Step, Table
 
 
 def fresh_memory(table: Table) -> Memory:
@@ -20,18 +19,22 @@ def fresh_memory(table: Table) -> Memory:
     return Memory(known=empty, discarded=empty)
 
 
-def event(before: Table, decision: Decision, after: Table) -> Event:
-    """The public event of ``decision``, which led from ``before`` to ``after``."""
+def step(log: Step | None, before: Table, decision: Decision, after: Table) -> Step:
+    """``log`` with the public event of ``decision``, which led from ``before`` to
+    ``after``."""
     seat = before.to_move
     assert seat is not None
     side = before.variant.side_of(seat)
     move = decision.move
-    return Event(
-        seat=seat,
-        move=move,
-        cards=tuple(CARDS[c] for c in decision.codes),
-        taken=tuple(CARDS[c] for c in before.pile) if isinstance(move, Take) else (),
-        threes=tuple(CARDS[c] for c in after.threes[side][len(before.threes[side]) :]),
+    threes = after.threes[side]
+    return Step(
+        log,
+        1 if log is None else log.length + 1,
+        seat,
+        move,
+        decision.codes,
+        before.pile if type(move) is Take else (),
+        threes[len(before.threes[side]) :] if threes is not before.threes[side] else (),
     )
 
 
