@@ -28,7 +28,6 @@ from canasta._rules.legality import (
     take_options,
     wild_splits,
 )
-from canasta.errors import IllegalReason
 from canasta.cards import (
     BLACK_THREES,
     JOKER_RANK,
@@ -39,6 +38,7 @@ from canasta.cards import (
     TWO,
     Card,
 )
+from canasta.errors import IllegalReason
 from canasta.moves import (
     ASK,
     END,

@@ -41,7 +41,6 @@ from canasta.cards import (
 )
 from canasta.errors import IllegalReason as R
 from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Take
-from canasta.variants.base import Variant
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -54,6 +53,7 @@ from canasta.table import (
     Turn,
     evolve,
 )
+from canasta.variants.base import Variant
 
 
 class Play(NamedTuple):
