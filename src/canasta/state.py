@@ -198,7 +198,6 @@ class GameState:
             legal = legal_moves(self._table)
             # Caches, not state: written past the frozen front door.
             _set_attr(self, "_legal", legal)
-            _set_attr(self, "_legal_ids", frozenset(map(id, legal)))
         return legal
 
     def check(self, move: Move | str) -> IllegalReason | None:
@@ -211,6 +210,9 @@ class GameState:
     def _reason(self, move: Move) -> tuple[IllegalReason | None, Decision | None]:
         table = self._table
         ids = self._legal_ids
+        if ids is None and self._legal is not None:
+            ids = frozenset(map(id, self._legal))
+            _set_attr(self, "_legal_ids", ids)
         # A move taken from the cached legal list needs no second check.
         listed = ids is not None and id(move) in ids
         decision = decide(table, move, listed)

@@ -93,8 +93,7 @@ def meld_verdict(
     add: bool,
     rank: int,
     k: int,
-    twos: int,
-    jokers: int,
+    wilds: int,
     grow: tuple[int, int] | None,
     full: tuple[int, int] | None,
     may_start: bool,
@@ -103,7 +102,8 @@ def meld_verdict(
     opening: bool,
 ) -> R | int:
     """The meld rules for ``meld:`` (add=False) or ``add:`` (add=True) of ``k`` naturals of
-    ``rank``, ``twos`` and ``jokers``: why the play is invalid, or what it does.
+    ``rank`` and ``wilds`` wild cards: why the play is invalid, or what it does (which wild
+    cards they are never matters).
 
     The side's melds of the rank are given by counts: ``grow`` is (naturals, wilds) of the
     one that can still take cards, ``full`` of one past the size cap that a lay-off may
@@ -113,7 +113,6 @@ def meld_verdict(
     Returns a reason, or flags: `OBLIGES` (the play obliges going out this turn: black
     threes, a meld past the cap) and `JOINS_FULL` (it joins the ``full`` meld).
     """
-    wilds = twos + jokers
     verdict = 0
     if rank == THREE:
         if add:
@@ -191,8 +190,7 @@ def play_effect(
         add,
         rank,
         k,
-        twos,
-        jokers,
+        twos + jokers,
         grow,
         full,
         may_start,
