@@ -14,7 +14,6 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from canasta import scoring
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision, after_reason, decide
@@ -25,7 +24,7 @@ from canasta.errors import IllegalMoveError, IllegalReason, PositionError, Repla
 from canasta.moves import Move, flatten_moves, parse_move
 from canasta.observation import Observation, build
 from canasta.position import from_dict, to_dict
-from canasta.scoring import Outcome
+from canasta.scoring import Outcome, score_deal
 from canasta.table import (
     OVER,
     Event,
@@ -272,7 +271,7 @@ class GameState:
         """None until the deal is over; then the scores with their breakdown."""
         if self._table.phase != OVER:
             return None
-        return scoring.score_deal(self._table)
+        return score_deal(self._table)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may see (api.md §5)."""

@@ -20,7 +20,6 @@ from canasta.cards import (
     TWO,
     Card,
 )
-from canasta.moves import Discard, LayOff, MeldCards, Move, Take
 from canasta.table import CANASTA_SIZE, WILD_RANK, Group, Meld, Table, Turn
 
 if TYPE_CHECKING:
@@ -301,18 +300,6 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
         pool.remove(pick)
         chosen.append(pick)
     return chosen
-
-
-def cards_used(st: Table, move: Move) -> tuple[int, ...]:
-    """The exact hand cards a legal move uses (its rank patterns resolved)."""
-    if isinstance(move, Discard):
-        cards: tuple[Card, ...] = (move.card,)
-    elif isinstance(move, Take | MeldCards | LayOff):
-        cards = move.cards
-    else:
-        return ()
-    codes = resolve(st.hands[st.to_move or 0], cards)
-    return tuple(codes) if codes is not None else ()
 
 
 def split(codes: list[int]) -> tuple[int | None, int, int, int] | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import attrs
 
-from canasta.errors import IllegalReason, VariantError
+from canasta.errors import IllegalReason, UnknownVariantError, VariantError
 
 if TYPE_CHECKING:
     from canasta.table import ScoreLine, Table
@@ -46,6 +46,15 @@ class LastStockThree(NamedTuple):
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+def _no_registry(name: str) -> Variant:
+    raise UnknownVariantError(f"unknown variant {name!r}: the registry is not loaded")
+
+
+#: The registered variant of a name (raising UnknownVariantError): `canasta.variants`,
+#: which imports this module, installs its lookup here for `Variant.to_config`.
+registered: Callable[[str], Variant] = _no_registry
 
 
 @attrs.frozen
@@ -465,11 +474,8 @@ class Variant:
         that name (``full=True``: every option). Tuples are written as lists.
         ``canasta.variants.from_config(v.to_config()) == v``.
         """
-        from canasta.errors import UnknownVariantError
-        from canasta.variants import _preset
-
         try:
-            preset = _preset(self.name)
+            preset = registered(self.name)
         except UnknownVariantError:
             raise VariantError(
                 f"variant {self.name!r} is not registered, so a config cannot name it; "
