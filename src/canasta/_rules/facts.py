@@ -14,6 +14,7 @@ from canasta.cards import (
     JOKER,
     JOKER_RANK,
     NATURAL_RANKS,
+    RANK_VALUES,
     RANKS,
     RED_THREES,
     THREE,
@@ -114,6 +115,40 @@ def opening_complete(st: Table, side: int, turn: Turn) -> bool:
     return variant.opening_done(turn.opening, variant.initial_minimum(st.scores[side]), flags)
 
 
+def opening_in_hand(
+    st: Table, side: int, counts: list[int], melds: tuple[Meld, ...], turn: Turn, hand: int
+) -> bool:
+    """A quick sufficient test for the opening look-ahead: can ``side`` complete its
+    initial meld by melding, as new natural melds, ranks it holds three times or more,
+    keeping two cards (spec §2.8)?
+
+    Each such meld is a placement the look-ahead tries, so a yes here is a yes there; a no
+    decides nothing. It settles most positions with a large hand at once.
+    """
+    variant = st.variant
+    on_table = {m.rank for m in melds}
+    closed = context(st).closed
+    value = turn.opening
+    flags = 0
+    for g in turn.groups:
+        flags |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
+    for rank in NATURAL_RANKS:
+        k = counts[rank]
+        if (
+            k < 3
+            or hand - k < 2
+            or rank in on_table
+            or rank in closed
+            or k > variant.max_meld_size
+            or variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None
+        ):
+            continue
+        value += k * RANK_VALUES[rank]
+        flags |= lookahead.group_flags(rank, k, 0, True)
+        hand -= k
+    return variant.opening_done(value, variant.initial_minimum(st.scores[side]), flags)
+
+
 def with_group(
     groups: tuple[Group, ...], rank: int, naturals: int, wilds: int, from_hand: bool, create: bool
 ) -> tuple[Group, ...]:
@@ -138,7 +173,13 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     closed = context(st).closed
     ranks = {m.rank for m in melds}
     wilds = counts[TWO] + counts[JOKER_RANK]
-    orphans = counts[THREE] if counts[THREE] < 3 else 0
+    # Black threes go down three or four together, or two with a two where D6 allows it
+    # (spec §2.6); otherwise each is a card no meld takes.
+    black = counts[THREE]
+    paired = black == 2 and counts[TWO] and variant.black_three_meld_reason(2, 1) is None
+    orphans = 0 if black >= 3 or paired else black
+    if orphans > 1:
+        return True
     pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
     for rank in NATURAL_RANKS:
         count = counts[rank]

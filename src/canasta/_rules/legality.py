@@ -23,6 +23,7 @@ from canasta._rules.facts import (
     may_go_out,
     new_ok,
     opening_complete,
+    opening_in_hand,
     out_impossible,
     query,
     resolve,
@@ -429,7 +430,9 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         if hand_after == 0 and variant.go_out_needs_discard:
             return R.HAND_SIZE
         return None
-    if not done:
+    if not done and not opening_in_hand(
+        st, ctx.side, counts_after, melds_after, turn_after, hand_after
+    ):
         q = query(
             st,
             lookahead.OPEN,
