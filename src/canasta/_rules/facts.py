@@ -191,17 +191,32 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
             pairs += 1
     if pairs > wilds:
         return True
-    if variant.has_wild_melds:
-        return False
-    # A meld can only become a canasta if its cards, the hand's cards of its rank and every
-    # wild in hand make seven.
+    # Enough canastas within reach: each meld that can still become one needs its missing
+    # cards from the hand's naturals of its rank and at most the wilds a meld may hold; the
+    # wilds in hand are shared. The cheapest completions first give the most canastas.
+    cap = variant.max_wilds_per_meld
     reachable = 0
+    needs: list[int] = []
     for m in melds:
-        if m.is_canasta or m.size + counts[m.rank] + wilds >= CANASTA_SIZE:
+        if m.is_canasta:
             reachable += 1
+        elif m.rank == WILD_RANK:
+            needs.append(CANASTA_SIZE - m.size)
+        elif m.rank != THREE:
+            short = max(CANASTA_SIZE - m.size - counts[m.rank], 0)
+            if short <= cap - m.wilds:
+                needs.append(short)
     for rank in NATURAL_RANKS:
-        if counts[rank] >= 2 and rank not in ranks and counts[rank] + wilds >= CANASTA_SIZE:
-            reachable += 1
+        short = max(CANASTA_SIZE - counts[rank], 0)
+        if counts[rank] >= 2 and rank not in ranks and rank not in closed and short <= cap:
+            needs.append(short)
+    if variant.has_wild_melds and WILD_RANK not in ranks:
+        needs.append(CANASTA_SIZE)  # a new meld of wild cards only
+    for short in sorted(needs):
+        if short > wilds:
+            break
+        wilds -= short
+        reachable += 1
     return reachable < variant.canastas_to_go_out
 
 
