@@ -57,6 +57,10 @@ from canasta.table import (
 from canasta.variants.base import Variant
 
 
+#: From this many cards in hand, an opening search is worth a quick test first.
+_LARGE_HAND = 14
+
+
 class Play(NamedTuple):
     """The effect of a meld, a lay-off or a pickup of the pile, decided by counts.
 
@@ -430,8 +434,10 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         if hand_after == 0 and variant.go_out_needs_discard:
             return R.HAND_SIZE
         return None
-    if not done and not opening_in_hand(
-        st, ctx.side, counts_after, melds_after, turn_after, hand_after
+    # The quick test pays off only where the search is long: in large hands.
+    if not done and not (
+        hand_after >= _LARGE_HAND
+        and opening_in_hand(st, ctx.side, counts_after, melds_after, turn_after, hand_after)
     ):
         q = query(
             st,
