@@ -56,7 +56,6 @@ from canasta.table import (
 )
 from canasta.variants.base import Variant
 
-
 #: From this many cards in hand, an opening search is worth a quick test first.
 _LARGE_HAND = 14
 
