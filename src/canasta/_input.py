@@ -32,6 +32,8 @@ EXCERPT_CHARS = 60
 #: How many characters of a file name a message quotes (Linux's PATH_MAX).
 PATH_CHARS = 4096
 
+#: How much of a file is read at a time.
+_CHUNK = 64 * 1024
 # A string (possessive, and running to the end when unclosed, so the scan stays linear
 # on any text) or a bracket.
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[\[\]{}]', re.DOTALL)
@@ -59,16 +61,21 @@ def read_text(
         shown = excerpt(name, PATH_CHARS)
         raise error(f"{what} path must be a file name without NUL characters, got {shown}")
     shown = excerpt(name, PATH_CHARS)
+    chunks: list[bytes] = []
+    size = 0
     try:
         with open(name, "rb") as handle:
+            # In chunks: read(limit + 1) would allocate the whole limit for a small file.
             # One byte past the limit tells a file of exactly `limit` bytes from a longer one.
-            data = handle.read(limit + 1)
+            while size <= limit and (chunk := handle.read(min(_CHUNK, limit + 1 - size))):
+                chunks.append(chunk)
+                size += len(chunk)
     except OSError as exc:
         raise error(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
-    if len(data) > limit:
+    if size > limit:
         raise error(f"{what} {shown} is larger than {limit} bytes")
     try:
-        return data.decode("utf-8")
+        return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{what} {shown} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
 
