@@ -27,6 +27,7 @@ import pytest
 import canasta
 from canasta import UnknownVariantError, VariantError, variants
 from canasta.cli import main
+from canasta.variants import presets
 
 HOUSE = "house-2p-wild"
 
@@ -257,14 +258,7 @@ def only_error(entry: str) -> VariantError:
     return errors[0]
 
 
-BUILTINS = (
-    "classic",
-    "classic-2p",
-    "classic-3p",
-    "classic-3p-cutthroat",
-    "classic-6p",
-    "modern-american",
-)
+BUILTINS = tuple(variant.name for variant, _ in presets.BUILTINS)
 
 
 def assert_builtins_work() -> None:

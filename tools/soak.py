@@ -162,11 +162,13 @@ def soak_deal(variant: str, seed: int, tally: Tally) -> None:
         check_outcome(state)
         _check(records.loads(records.dumps(state, seed=seed)) == state, "the record differs")
         tally.records += 1
-    except SoakFailure as failure:
+    except Exception as failure:
+        # A failed check, or an exception from the library (itself a finding).
+        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
         raise SoakFailure(
-            f"{variant} seed {seed}: {failure}\n  replay: "
+            f"{variant} seed {seed}: {what}\n  replay: "
             f"canasta.new_game({variant!r}, seed={seed}).play({' '.join(played)!r})"
-        ) from None
+        ) from failure
     tally.deals += 1
 
 
