@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
-from canasta import records
+from canasta import _input, records
 from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot, play_deal, play_match
 from canasta.deal import new_game
 from canasta.display import draw_observation, draw_outcome, format_moves, style_for
@@ -34,7 +34,7 @@ from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.observation import Observation, observe
 from canasta.state import GameState
-from canasta.variants import from_config, get, names
+from canasta.variants import from_config, get, names, plugin_errors
 from canasta.variants.base import Variant
 
 __all__ = ["main"]
@@ -67,6 +67,12 @@ def _bot_names(text: str) -> list[str]:
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    # A plugin that could not be loaded is one error line (on stderr, so --json stays
+    # JSON) and a non-zero status; the variants that did load are listed all the same.
+    broken = plugin_errors()
+    for error in broken:
+        print(f"error: {error}", file=sys.stderr)
+    status = RULES if broken else OK
     rows = []
     for name in names():
         v = get(name)
@@ -85,14 +91,14 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         )
     if args.json:
         print(json.dumps(rows, indent=2), file=out)
-        return OK
+        return status
     headers = list(rows[0]) if rows else []
     widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
     print("  ".join(h.ljust(widths[h]) for h in headers).rstrip(), file=out)
     print("  ".join("-" * widths[h] for h in headers), file=out)
     for row in rows:
         print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip(), file=out)
-    return OK
+    return status
 
 
 # -- play --------------------------------------------------------------------------------
@@ -423,16 +429,13 @@ def _count(n: int, noun: str) -> str:
 # -- validate and moves ------------------------------------------------------------------
 
 
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path!r}: {exc}") from None
+def _read(path: str, what: str, limit: int = _input.MAX_FILE_BYTES) -> str:
+    """The file's text; a file that cannot be read, too large or not UTF-8 is a usage error."""
+    return _input.read_text(path, what=what, error=UsageError, limit=limit)
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
-    text = _read(args.file)
+    text = _read(args.file, "record")
     try:
         record = records.parse(text)
         result = record.replay()
@@ -462,9 +465,12 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
-    text = _read(args.position)
+    text = _read(args.position, "position", _input.MAX_JSON_CHARS)
+    # Text that is not (bounded) JSON is a bad file (usage error); JSON that is not a
+    # possible position is refused by the rules (exit status 1).
+    data = _input.loads(text, what=f"position {args.position!r}", error=UsageError)
     try:
-        state = GameState.from_json(text)
+        state = GameState.from_dict(data)
     except PositionError as exc:
         print(f"{args.position}: {exc}", file=out)
         return RULES
