@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from canasta import _input
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision, after_reason, decide
@@ -296,11 +297,9 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"position is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
+        """Read a position from JSON text; raises PositionError on bad input (also on
+        text nested too deep, or holding integers too large for any position)."""
+        return cls.from_dict(_input.loads(text, what="position", error=PositionError))
 
     # -- value semantics -------------------------------------------------------------------
 
