@@ -9,10 +9,12 @@ import random
 from collections import Counter
 from typing import Any
 
+import attrs
 import pytest
 
 import canasta
 from canasta import GameState, PositionError
+from canasta.variants.classic import ClassicVariant
 
 
 def _cards_on_table(state: GameState) -> Counter[str]:
@@ -172,3 +174,38 @@ def test_every_accepted_position_reads_back_equal() -> None:
 def test_hostile_json_is_a_position_error(text: Any) -> None:
     with pytest.raises(PositionError):
         GameState.from_json(text)
+
+
+@attrs.frozen(cache_hash=True)
+class _BrokenMelds(ClassicVariant):
+    """A plugin variant whose meld rule fails."""
+
+    def natural_meld_reason(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> canasta.IllegalReason | None:
+        return [][rank]
+
+
+@attrs.frozen(cache_hash=True)
+class _BrokenScoring(ClassicVariant):
+    """A plugin variant whose scoring fails."""
+
+    def score_rows(self, table: Any) -> Any:
+        return 1 // 0
+
+
+def test_a_failing_rule_of_a_plugin_variant_names_the_variant_and_the_rule() -> None:
+    opened = GameState.from_dict({**POSITION, "melds": [["TH TS TD"], []]})
+    state = GameState(attrs.evolve(opened._table, variant=_BrokenMelds(name="broken-melds")))
+    with pytest.raises(canasta.VariantError, match=r"'broken-melds'.*'natural_meld_reason'.*Index"):
+        state.legal_moves()
+    with pytest.raises(canasta.VariantError, match="natural_meld_reason"):
+        state.check("meld:KKK")
+    with pytest.raises(canasta.VariantError, match="natural_meld_reason"):
+        state.apply("meld:KKK")
+    over = GameState.from_dict(
+        {"variant": "classic", "phase": "over", "to_move": None, "hands": ["", "4C", "4D", "4H"]}
+    )
+    broken = GameState(attrs.evolve(over._table, variant=_BrokenScoring(name="broken-score")))
+    with pytest.raises(canasta.VariantError, match=r"'broken-score'.*'score_rows'.*ZeroDivision"):
+        broken.outcome()
