@@ -1,0 +1,19 @@
+"""Canasta for reinforcement learning and search: a fixed action space, observation
+tensors and zero-sum rewards (core library only; NumPy is used when it is installed).
+
+The integrations with learning libraries live in `canasta.envs` (PettingZoo, OpenSpiel).
+"""
+
+from canasta.rl.actions import LAYOUT_VERSION, ActionSpace, Block, LayoutError
+from canasta.rl.rewards import max_deal_moves, reward_bound, reward_scale, rewards
+
+__all__ = [
+    "LAYOUT_VERSION",
+    "ActionSpace",
+    "Block",
+    "LayoutError",
+    "max_deal_moves",
+    "reward_bound",
+    "reward_scale",
+    "rewards",
+]
