@@ -6,12 +6,14 @@ The integrations with learning libraries live in `canasta.envs` (PettingZoo, Ope
 
 from canasta.rl.actions import LAYOUT_VERSION, ActionSpace, Block, LayoutError
 from canasta.rl.rewards import max_deal_moves, reward_bound, reward_scale, rewards
+from canasta.rl.tensor import ObservationEncoder
 
 __all__ = [
     "LAYOUT_VERSION",
     "ActionSpace",
     "Block",
     "LayoutError",
+    "ObservationEncoder",
     "max_deal_moves",
     "reward_bound",
     "reward_scale",

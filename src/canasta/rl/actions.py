@@ -63,11 +63,13 @@ class LayoutError(CanastaError, ValueError):
 
 @attrs.frozen
 class Block:
-    """A run of consecutive indices: one kind of move (and rank, for melds and lay-offs).
+    """A named run of consecutive indices, in an action space or an observation tensor.
 
     Attributes:
-        name: ``"draw"``, ``"take"``, ``"meld:K"``, ``"meld:3"`` (black threes),
-            ``"meld:*"`` (wild cards only), ``"add:K"``, ``"add:*"``, ``"discard"``, ...
+        name: in an action space, the kind of move and its rank: ``"draw"``, ``"take"``,
+            ``"meld:K"``, ``"meld:3"`` (black threes), ``"meld:*"`` (wild cards only),
+            ``"add:K"``, ``"add:*"``, ``"discard"``, ...; in a tensor, the section
+            (``"hand"``, ``"melds"``, ...).
         offset: the first index.
         length: the number of indices.
     """

@@ -1,0 +1,248 @@
+"""Observation tensors: an `Observation` as a fixed-size vector of floats.
+
+`ObservationEncoder` reads only the public `Observation` of one seat, so nothing hidden
+can leak into the vector. Everything is relative to the observing seat: seats are
+rotated so that index 0 is the observer (1 the next seat in turn order, ...), and sides
+likewise (0 is the observer's side). Counts are divided by how many such cards the decks
+hold, so most entries lie between 0 and 1. `ObservationEncoder.layout` names the
+sections; the documentation page "Reinforcement learning" lists them.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from canasta.cards import Card
+from canasta.observation import Observation
+from canasta.rl.actions import Block, LayoutError
+from canasta.variants.base import Variant
+
+__all__ = ["ObservationEncoder"]
+
+#: Card ranks in tensor order: A, 2, 3 .. K, joker (`Card.rank_index`).
+RANKS = 14
+#: Meld ranks in tensor order: A, 3 (the black threes of a going-out meld), 4 .. K.
+MELD_RANKS = "A3456789TJQK"
+#: Per meld rank: naturals, twos, jokers, natural canastas, mixed canastas.
+MELD_FEATURES = 5
+_PHASES = ("draw", "play", "answer", "over")
+#: The public progress of the turn, one entry each.
+TURN_FIELDS = (
+    "took_pile",
+    "opening",
+    "waiting",
+    "laid_off",
+    "melded",
+    "asked",
+    "permission_yes",
+    "permission_no",
+    "must_go_out",
+    "no_discard",
+)
+
+
+@functools.cache
+def _numpy() -> Any:
+    """NumPy if it can be imported, else None (it is an optional extra)."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+def _discards(obs: Observation) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's discards this deal, oldest first, from the public history."""
+    discards: list[list[Card]] = [[] for _ in range(obs.variant.players)]
+    for event in obs.history:
+        if event.move.kind == "discard":
+            discards[event.seat].extend(event.cards)
+    return tuple(tuple(d) for d in discards)
+
+
+class ObservationEncoder:
+    """Encodes the observations of ``variant`` as vectors of `size` floats.
+
+    Args:
+        variant: the rules; the vector's size depends on the seats, sides and decks.
+        numpy: True for NumPy ``float32`` arrays, False for lists of floats; None (the
+            default) for arrays when NumPy is installed (the ``canasta[numpy]`` extra).
+    """
+
+    def __init__(self, variant: Variant, *, numpy: bool | None = None) -> None:
+        self.variant = variant
+        if numpy and _numpy() is None:
+            raise LayoutError("numpy=True, but NumPy is not installed (canasta[numpy])")
+        self._numpy = _numpy() is not None if numpy is None else numpy
+        players, sides = variant.players, variant.sides
+        sections = (
+            ("hand", RANKS),
+            ("hand_sizes", players),
+            ("known", (players - 1) * RANKS),
+            ("melds", sides * len(MELD_RANKS) * MELD_FEATURES),
+            ("wild_melds", sides * 3),
+            ("threes", sides * 2),
+            ("opened", sides),
+            ("melded", players),
+            ("pile_top", RANKS),
+            ("pile", 3),
+            ("pile_seen", RANKS),
+            ("stock", 1),
+            ("scores", sides),
+            ("minimums", sides),
+            ("phase", len(_PHASES)),
+            ("to_move", players),
+            ("dealer", players),
+            ("turn", len(TURN_FIELDS)),
+            ("asked", players),
+            ("lone", players),
+            ("discards", players * RANKS),
+        )
+        blocks: list[Block] = []
+        offset = 0
+        for name, length in sections:
+            blocks.append(Block(name, offset, length))
+            offset += length
+        self._layout = tuple(blocks)
+        self._at = {b.name: b.offset for b in blocks}
+        self._size = offset
+        decks = variant.decks
+        # How many cards of each rank index the decks hold (jokers: two a deck).
+        self._copies = tuple(2.0 * decks if r == RANKS - 1 else 4.0 * decks for r in range(RANKS))
+        self._cards = 54.0 * decks
+        self._minimum_scale = float(max(variant.initial_minimum(variant.target_score), 1))
+
+    @property
+    def size(self) -> int:
+        """The length of every vector."""
+        return self._size
+
+    @property
+    def layout(self) -> tuple[Block, ...]:
+        """The named sections of the vector, in order; their lengths add up to `size`."""
+        return self._layout
+
+    def section(self, vector: Any, name: str) -> Any:
+        """The part of an encoded ``vector`` that section ``name`` covers."""
+        for block in self._layout:
+            if block.name == name:
+                return vector[block.offset : block.offset + block.length]
+        raise LayoutError(f"no section {name!r}; sections: {[b.name for b in self._layout]}")
+
+    def encode(self, observation: Observation, out: Any = None) -> Any:
+        """The vector of ``observation``: a NumPy ``float32`` array or a list of floats.
+
+        Args:
+            observation: a seat's observation of a deal of this encoder's variant.
+            out: a buffer of `size` floats to fill instead of making a new vector (a
+                NumPy array or a list); it is returned.
+
+        Raises:
+            LayoutError: the observation is of another variant, or ``out`` has another
+                size.
+        """
+        if observation.variant != self.variant:
+            raise LayoutError(
+                f"the observation is of variant {observation.variant.name!r}, but this "
+                f"encoder is for {self.variant.name!r}"
+            )
+        if out is not None and len(out) != self._size:
+            raise LayoutError(f"out holds {len(out)} values, the encoder writes {self._size}")
+        values = self._values(observation)
+        if out is not None:
+            out[:] = values
+            return out
+        if self._numpy:
+            return _numpy().asarray(values, dtype=_numpy().float32)
+        return values
+
+    def _values(self, obs: Observation) -> list[float]:
+        variant = self.variant
+        players, sides = variant.players, variant.sides
+        seat, side = obs.seat, obs.side
+        copies = self._copies
+        at = self._at
+        v = [0.0] * self._size
+
+        def seat_of(rel: int) -> int:
+            return (seat + rel) % players
+
+        def side_of(rel: int) -> int:
+            return (side + rel) % sides
+
+        def count(base: int, cards: tuple[Card, ...]) -> None:
+            for card in cards:
+                rank = card.rank_index
+                v[base + rank] += 1.0 / copies[rank]
+
+        count(at["hand"], obs.hand)
+        hand_size = variant.hand_size
+        discards = _discards(obs)
+        for rel in range(players):
+            other = seat_of(rel)
+            v[at["hand_sizes"] + rel] = obs.hand_sizes[other] / hand_size
+            if rel:
+                count(at["known"] + (rel - 1) * RANKS, obs.known[other])
+            v[at["melded"] + rel] = float(obs.melded_seats[other])
+            v[at["asked"] + rel] = float(obs.asked[other])
+            count(at["discards"] + rel * RANKS, discards[other])
+        if obs.to_move is not None:
+            v[at["to_move"] + (obs.to_move - seat) % players] = 1.0
+        v[at["dealer"] + (obs.dealer - seat) % players] = 1.0
+        if obs.lone is not None:
+            v[at["lone"] + (obs.lone - seat) % players] = 1.0
+        # Cards of one rank (naturals, twos, threes) and jokers in the decks.
+        per_rank, jokers = 4.0 * variant.decks, 2.0 * variant.decks
+        for rel in range(sides):
+            other = side_of(rel)
+            base = at["melds"] + rel * len(MELD_RANKS) * MELD_FEATURES
+            wild = at["wild_melds"] + rel * 3
+            for meld in obs.melds[other]:
+                joker_count = meld.jokers
+                two_count = meld.wilds - joker_count
+                if meld.is_wild_meld:
+                    v[wild] += two_count / per_rank
+                    v[wild + 1] += joker_count / jokers
+                    v[wild + 2] += float(meld.is_canasta)
+                    continue
+                at_rank = base + MELD_RANKS.index(meld.rank_text) * MELD_FEATURES
+                v[at_rank] += meld.naturals / per_rank
+                v[at_rank + 1] += two_count / per_rank
+                v[at_rank + 2] += joker_count / jokers
+                if meld.is_canasta:
+                    v[at_rank + (3 if meld.is_natural else 4)] += 1.0
+            threes = at["threes"] + rel * 2
+            for card in obs.threes[other]:
+                v[threes + (0 if card.suit in ("H", "D") else 1)] += 1.0 / jokers
+            v[at["opened"] + rel] = float(obs.opened[other])
+            v[at["scores"] + rel] = obs.scores[other] / variant.target_score
+            v[at["minimums"] + rel] = obs.minimum(other) / self._minimum_scale
+        top = obs.pile_top
+        if top is not None:
+            v[at["pile_top"] + top.rank_index] = 1.0
+        pile = at["pile"]
+        v[pile] = obs.pile_size / self._cards
+        v[pile + 1] = float(obs.frozen)
+        v[pile + 2] = float(obs.blocked)
+        count(at["pile_seen"], obs.pile_seen)
+        v[at["stock"]] = obs.stock_size / self._cards
+        v[at["phase"] + _PHASES.index(obs.phase)] = 1.0
+        turn = obs.turn
+        flags = (
+            float(turn.took_pile),
+            turn.opening / self._minimum_scale,
+            len(turn.waiting) / hand_size,
+            float(turn.laid_off),
+            float(turn.melded),
+            float(turn.asked),
+            float(turn.permission is True),
+            float(turn.permission is False),
+            float(turn.must_go_out),
+            float(turn.no_discard),
+        )
+        v[at["turn"] : at["turn"] + len(flags)] = flags
+        return v
+
+    def __repr__(self) -> str:
+        return f"<ObservationEncoder {self.variant.name} size={self.size}>"
