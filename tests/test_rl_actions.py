@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 import canasta
-from canasta.rl import LAYOUT_VERSION, ActionSpace, LayoutError
+from canasta.rl import LAYOUT_VERSION, ActionSpace, RLError
 from strategies import seeds
 
 NAMES = canasta.variants.names()
@@ -113,9 +113,9 @@ def test_decode_refuses_what_is_not_an_index(index: object) -> None:
     state = canasta.new_game("classic", seed=3)
     space = ActionSpace(state.variant)
     before = state.to_dict()
-    with pytest.raises(LayoutError):
+    with pytest.raises(RLError):
         space.decode(state, index)  # type: ignore[arg-type]
-    with pytest.raises(LayoutError):
+    with pytest.raises(RLError):
         space.name(index)  # type: ignore[arg-type]
     assert state.to_dict() == before
 
@@ -123,7 +123,7 @@ def test_decode_refuses_what_is_not_an_index(index: object) -> None:
 @pytest.mark.parametrize("text", ["meld:KQ2", "add:K+Q", "add:*+K2", "take:KQ"])
 def test_encode_refuses_moves_no_index_stands_for(text: str) -> None:
     space = ActionSpace(canasta.variants.get("classic"))
-    with pytest.raises(LayoutError, match="no action"):
+    with pytest.raises(RLError, match="no action"):
         space.encode(text)
 
 
@@ -137,5 +137,5 @@ def test_encode_ignores_suits_and_refuses_bad_text() -> None:
 
 def test_a_state_of_another_variant_is_refused() -> None:
     space = ActionSpace(canasta.variants.get("classic"))
-    with pytest.raises(LayoutError, match="modern-american"):
+    with pytest.raises(RLError, match="modern-american"):
         space.mask(canasta.new_game("modern-american", seed=1))

@@ -13,7 +13,7 @@ import pytest
 
 import canasta
 from canasta.observation import observe
-from canasta.rl import LayoutError, ObservationEncoder
+from canasta.rl import ObservationEncoder, RLError
 
 NAMES = canasta.variants.names()
 
@@ -48,6 +48,13 @@ def test_layout_covers_the_vector(name: str) -> None:
     assert offset == encoder.size
     vector = encoder.encode(canasta.new_game(name, seed=1).observe(0))
     assert vector.shape == (encoder.size,) and vector.dtype == numpy.float32
+    low, high = (numpy.array(b, dtype=numpy.float32) for b in encoder.bounds)
+    assert low.shape == high.shape == vector.shape and (low <= high).all()
+    state = _deal(name, seed=4, plies=1000)
+    assert state.is_over
+    for seat in range(state.variant.players):
+        vector = encoder.encode(state.observe(seat))
+        assert (low <= vector).all() and (vector <= high).all()
 
 
 @pytest.mark.parametrize("name", ["classic", "classic-3p", "modern-american", "classic-6p"])
@@ -151,11 +158,11 @@ def test_lists_without_numpy_and_buffers() -> None:
     assert numpy.allclose(buffer, as_list)
     plain = [0.0] * lists.size
     assert lists.encode(obs, out=plain) is plain and plain == as_list
-    with pytest.raises(LayoutError, match="holds 3 values"):
+    with pytest.raises(RLError, match="holds 3 values"):
         arrays.encode(obs, out=[0.0, 0.0, 0.0])
-    with pytest.raises(LayoutError, match="modern-american"):
+    with pytest.raises(RLError, match="modern-american"):
         arrays.encode(canasta.new_game("modern-american", seed=1).observe(0))
-    with pytest.raises(LayoutError, match="no section"):
+    with pytest.raises(RLError, match="no section"):
         arrays.section(buffer, "nothing")
 
 

@@ -4,7 +4,7 @@ tensors and zero-sum rewards (core library only; NumPy is used when it is instal
 The integrations with learning libraries live in `canasta.envs` (PettingZoo, OpenSpiel).
 """
 
-from canasta.rl.actions import LAYOUT_VERSION, ActionSpace, Block, LayoutError
+from canasta.rl.actions import LAYOUT_VERSION, ActionSpace, Block, RLError
 from canasta.rl.rewards import max_deal_moves, reward_bound, reward_scale, rewards
 from canasta.rl.tensor import ObservationEncoder
 
@@ -12,8 +12,8 @@ __all__ = [
     "LAYOUT_VERSION",
     "ActionSpace",
     "Block",
-    "LayoutError",
     "ObservationEncoder",
+    "RLError",
     "max_deal_moves",
     "reward_bound",
     "reward_scale",

@@ -31,7 +31,7 @@ from canasta.moves import (
 from canasta.state import GameState
 from canasta.variants.base import Variant
 
-__all__ = ["LAYOUT_VERSION", "ActionSpace", "Block", "LayoutError"]
+__all__ = ["LAYOUT_VERSION", "ActionSpace", "Block", "RLError"]
 
 #: Changes whenever an index may come to mean another move (a new block, another order).
 LAYOUT_VERSION = 1
@@ -56,9 +56,10 @@ _BLACK_THREES = (Card("3", "S"), Card("3", "C"))
 _Key = tuple[str, str, int, int, int]
 
 
-class LayoutError(CanastaError, ValueError):
-    """An action index outside the action space, a move that no index stands for, or
-    an observation or buffer that does not fit an encoder."""
+class RLError(CanastaError, ValueError):
+    """A value the learning layer cannot take: an action index outside the action space,
+    a move that no index stands for, an observation or buffer that does not fit an
+    encoder, or an environment option that is not known."""
 
 
 @attrs.frozen
@@ -224,7 +225,7 @@ class ActionSpace:
         """The action as move text; in a take, ``x`` stands for the pile top's rank.
 
         Raises:
-            LayoutError: ``index`` is not from 0 to ``size - 1``.
+            RLError: ``index`` is not from 0 to ``size - 1``.
         """
         return self._names[self._check_index(index)]
 
@@ -233,7 +234,7 @@ class ActionSpace:
 
         Raises:
             NotationError: the text is not a move.
-            LayoutError: no index stands for the move (it is never legal in the variant,
+            RLError: no index stands for the move (it is never legal in the variant,
                 e.g. cards of two ranks in one meld).
         """
         parsed = parse_move(move)
@@ -243,7 +244,7 @@ class ActionSpace:
         key = _move_key(parsed)
         found = None if key is None else self._index.get(key)
         if found is None:
-            raise LayoutError(
+            raise RLError(
                 f"no action of variant {self.variant.name!r} stands for move {str(parsed)!r}"
             )
         if len(self._cache) < 8 * len(self._keys):
@@ -272,7 +273,7 @@ class ActionSpace:
         """The legal move of ``state`` that ``index`` stands for.
 
         Raises:
-            LayoutError: ``index`` is not from 0 to ``size - 1``.
+            RLError: ``index`` is not from 0 to ``size - 1``.
             IllegalMoveError: the action is not legal in ``state``; its ``reason`` says
                 why, as `GameState.check` would.
         """
@@ -299,9 +300,9 @@ class ActionSpace:
                 raise TypeError
             index = operator.index(index)
         except TypeError:
-            raise LayoutError(f"an action index must be an integer, got {index!r}") from None
+            raise RLError(f"an action index must be an integer, got {index!r}") from None
         if not 0 <= index < len(self._keys):
-            raise LayoutError(
+            raise RLError(
                 f"action {index} is outside the action space of variant "
                 f"{self.variant.name!r} (0 to {len(self._keys) - 1})"
             )
@@ -309,7 +310,7 @@ class ActionSpace:
 
     def _check_state(self, state: GameState) -> None:
         if state.variant != self.variant:
-            raise LayoutError(
+            raise RLError(
                 f"the state is a deal of variant {state.variant.name!r}, but this action "
                 f"space is for {self.variant.name!r}"
             )

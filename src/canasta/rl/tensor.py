@@ -15,7 +15,8 @@ from typing import Any
 
 from canasta.cards import Card
 from canasta.observation import Observation
-from canasta.rl.actions import Block, LayoutError
+from canasta.rl.actions import Block, RLError
+from canasta.rl.rewards import max_deal_moves
 from canasta.variants.base import Variant
 
 __all__ = ["ObservationEncoder"]
@@ -27,6 +28,11 @@ MELD_RANKS = "A3456789TJQK"
 #: Per meld rank: naturals, twos, jokers, natural canastas, mixed canastas.
 MELD_FEATURES = 5
 _PHASES = ("draw", "play", "answer", "over")
+#: Scores (in target scores) and minimums (in the minimum at the target) are clipped here:
+#: a match is decided long before, and the vector stays bounded.
+SCORE_CLIP = 4.0
+#: Questions to partner are counted up to this (only the first ones change the rules).
+ASKED_CLIP = 3
 #: The public progress of the turn, one entry each.
 TURN_FIELDS = (
     "took_pile",
@@ -73,7 +79,7 @@ class ObservationEncoder:
     def __init__(self, variant: Variant, *, numpy: bool | None = None) -> None:
         self.variant = variant
         if numpy and _numpy() is None:
-            raise LayoutError("numpy=True, but NumPy is not installed (canasta[numpy])")
+            raise RLError("numpy=True, but NumPy is not installed (canasta[numpy])")
         self._numpy = _numpy() is not None if numpy is None else numpy
         players, sides = variant.players, variant.sides
         sections = (
@@ -112,6 +118,35 @@ class ObservationEncoder:
         self._copies = tuple(2.0 * decks if r == RANKS - 1 else 4.0 * decks for r in range(RANKS))
         self._cards = 54.0 * decks
         self._minimum_scale = float(max(variant.initial_minimum(variant.target_score), 1))
+        self._bounds = self._section_bounds()
+
+    def _section_bounds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The least and greatest value of every entry (see `bounds`)."""
+        variant = self.variant
+        cards, hand_size = self._cards, variant.hand_size
+        canastas = cards / 7  # per rank, or wild melds per side: seven cards each
+        turns = float(max_deal_moves(variant))  # a seat discards at most once a turn
+        turn_high = [1.0] * len(TURN_FIELDS)
+        turn_high[TURN_FIELDS.index("opening")] = 50 * cards / self._minimum_scale
+        turn_high[TURN_FIELDS.index("waiting")] = cards / hand_size
+        high_by_section: dict[str, list[float]] = {
+            "hand_sizes": [cards / hand_size],
+            "melds": [1.0, 1.0, 1.0, canastas, canastas],
+            "wild_melds": [1.0, 1.0, canastas],
+            "scores": [SCORE_CLIP],
+            "minimums": [SCORE_CLIP],
+            "turn": turn_high,
+            "asked": [ASKED_CLIP],
+            "discards": [turns / c for c in self._copies],
+        }
+        low: list[float] = []
+        high: list[float] = []
+        for block in self._layout:
+            pattern = high_by_section.get(block.name, [1.0])
+            high.extend(pattern[i % len(pattern)] for i in range(block.length))
+            least = -SCORE_CLIP if block.name == "scores" else 0.0
+            low.extend([least] * block.length)
+        return tuple(low), tuple(high)
 
     @property
     def size(self) -> int:
@@ -123,12 +158,18 @@ class ObservationEncoder:
         """The named sections of the vector, in order; their lengths add up to `size`."""
         return self._layout
 
+    @property
+    def bounds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The least and the greatest value of each entry, derived from the rules (for a
+        ``gymnasium.spaces.Box``)."""
+        return self._bounds
+
     def section(self, vector: Any, name: str) -> Any:
         """The part of an encoded ``vector`` that section ``name`` covers."""
         for block in self._layout:
             if block.name == name:
                 return vector[block.offset : block.offset + block.length]
-        raise LayoutError(f"no section {name!r}; sections: {[b.name for b in self._layout]}")
+        raise RLError(f"no section {name!r}; sections: {[b.name for b in self._layout]}")
 
     def encode(self, observation: Observation, out: Any = None) -> Any:
         """The vector of ``observation``: a NumPy ``float32`` array or a list of floats.
@@ -139,16 +180,16 @@ class ObservationEncoder:
                 NumPy array or a list); it is returned.
 
         Raises:
-            LayoutError: the observation is of another variant, or ``out`` has another
+            RLError: the observation is of another variant, or ``out`` has another
                 size.
         """
         if observation.variant != self.variant:
-            raise LayoutError(
+            raise RLError(
                 f"the observation is of variant {observation.variant.name!r}, but this "
                 f"encoder is for {self.variant.name!r}"
             )
         if out is not None and len(out) != self._size:
-            raise LayoutError(f"out holds {len(out)} values, the encoder writes {self._size}")
+            raise RLError(f"out holds {len(out)} values, the encoder writes {self._size}")
         values = self._values(observation)
         if out is not None:
             out[:] = values
@@ -185,7 +226,7 @@ class ObservationEncoder:
             if rel:
                 count(at["known"] + (rel - 1) * RANKS, obs.known[other])
             v[at["melded"] + rel] = float(obs.melded_seats[other])
-            v[at["asked"] + rel] = float(obs.asked[other])
+            v[at["asked"] + rel] = float(min(obs.asked[other], ASKED_CLIP))
             count(at["discards"] + rel * RANKS, discards[other])
         if obs.to_move is not None:
             v[at["to_move"] + (obs.to_move - seat) % players] = 1.0
@@ -216,8 +257,9 @@ class ObservationEncoder:
             for card in obs.threes[other]:
                 v[threes + (0 if card.suit in ("H", "D") else 1)] += 1.0 / jokers
             v[at["opened"] + rel] = float(obs.opened[other])
-            v[at["scores"] + rel] = obs.scores[other] / variant.target_score
-            v[at["minimums"] + rel] = obs.minimum(other) / self._minimum_scale
+            score = obs.scores[other] / variant.target_score
+            v[at["scores"] + rel] = max(-SCORE_CLIP, min(score, SCORE_CLIP))
+            v[at["minimums"] + rel] = min(obs.minimum(other) / self._minimum_scale, SCORE_CLIP)
         top = obs.pile_top
         if top is not None:
             v[at["pile_top"] + top.rank_index] = 1.0
