@@ -1,10 +1,14 @@
 # The two commands of the README (`make demo`, `make test`), plus `make bench` and `make docs`.
+# `make test` also installs the learning extras (NumPy, PettingZoo, OpenSpiel) into the same
+# virtual environment and runs their tests (`make test-rl` runs those alone).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RL_STAMP := $(VENV)/.installed-rl
+RL_TESTS := tests/test_rl_*.py
 
-.PHONY: demo test lint typecheck pytest bench docs docs-build clean
+.PHONY: demo test test-rl lint typecheck pytest bench docs docs-build clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -15,25 +19,33 @@ $(STAMP): $(BIN)/python pyproject.toml examples/plugin/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e examples/plugin
 	touch $(STAMP)
 
+# The extras of canasta.envs; their modules are type-checked and documented against them.
+$(RL_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[numpy,pettingzoo,openspiel]'
+	touch $(RL_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: $(STAMP) lint typecheck pytest docs-build
+test: $(STAMP) lint typecheck pytest test-rl docs-build
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/ruff format --check src tests examples benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(RL_STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
-	$(BIN)/python -m pytest
+pytest: $(RL_STAMP)
+	$(BIN)/python -m pytest --ignore-glob='$(RL_TESTS)'
 
-docs-build: $(STAMP)
+test-rl: $(RL_STAMP)
+	$(BIN)/python -m pytest $(RL_TESTS)
+
+docs-build: $(RL_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir .site
 
-bench: $(STAMP)
+bench: $(RL_STAMP)
 	$(BIN)/python benchmarks/bench.py
 
 docs: $(STAMP)
