@@ -47,6 +47,7 @@ docs-build: $(RL_STAMP)
 
 bench: $(RL_STAMP)
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench_rl.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs serve

@@ -22,7 +22,8 @@ from canasta.variants.base import Variant
 __all__ = ["ObservationEncoder"]
 
 #: Card ranks in tensor order: A, 2, 3 .. K, joker (`Card.rank_index`).
-RANKS = 14
+RANK_LETTERS = "A23456789TJQK*"
+RANKS = len(RANK_LETTERS)
 #: Meld ranks in tensor order: A, 3 (the black threes of a going-out meld), 4 .. K.
 MELD_RANKS = "A3456789TJQK"
 #: Per meld rank: naturals, twos, jokers, natural canastas, mixed canastas.
@@ -116,6 +117,11 @@ class ObservationEncoder:
         decks = variant.decks
         # How many cards of each rank index the decks hold (jokers: two a deck).
         self._copies = tuple(2.0 * decks if r == RANKS - 1 else 4.0 * decks for r in range(RANKS))
+        # By rank letter: the rank index and what one card adds to a count.
+        self._weight = {
+            rank: (index, 1.0 / self._copies[index]) for index, rank in enumerate(RANK_LETTERS)
+        }
+        self._minimums: dict[int, float] = {}
         self._cards = 54.0 * decks
         self._minimum_scale = float(max(variant.initial_minimum(variant.target_score), 1))
         self._bounds = self._section_bounds()
@@ -202,26 +208,20 @@ class ObservationEncoder:
         variant = self.variant
         players, sides = variant.players, variant.sides
         seat, side = obs.seat, obs.side
-        copies = self._copies
+        weight = self._weight
         at = self._at
         v = [0.0] * self._size
 
-        def seat_of(rel: int) -> int:
-            return (seat + rel) % players
-
-        def side_of(rel: int) -> int:
-            return (side + rel) % sides
-
         def count(base: int, cards: tuple[Card, ...]) -> None:
             for card in cards:
-                rank = card.rank_index
-                v[base + rank] += 1.0 / copies[rank]
+                rank, share = weight[card.rank]
+                v[base + rank] += share
 
         count(at["hand"], obs.hand)
         hand_size = variant.hand_size
         discards = _discards(obs)
         for rel in range(players):
-            other = seat_of(rel)
+            other = (seat + rel) % players
             v[at["hand_sizes"] + rel] = obs.hand_sizes[other] / hand_size
             if rel:
                 count(at["known"] + (rel - 1) * RANKS, obs.known[other])
@@ -233,36 +233,35 @@ class ObservationEncoder:
         v[at["dealer"] + (obs.dealer - seat) % players] = 1.0
         if obs.lone is not None:
             v[at["lone"] + (obs.lone - seat) % players] = 1.0
-        # Cards of one rank (naturals, twos, threes) and jokers in the decks.
-        per_rank, jokers = 4.0 * variant.decks, 2.0 * variant.decks
+        two_share, joker_share = weight["2"][1], weight["*"][1]
         for rel in range(sides):
-            other = side_of(rel)
+            other = (side + rel) % sides
             base = at["melds"] + rel * len(MELD_RANKS) * MELD_FEATURES
             wild = at["wild_melds"] + rel * 3
             for meld in obs.melds[other]:
                 joker_count = meld.jokers
                 two_count = meld.wilds - joker_count
                 if meld.is_wild_meld:
-                    v[wild] += two_count / per_rank
-                    v[wild + 1] += joker_count / jokers
+                    v[wild] += two_count * two_share
+                    v[wild + 1] += joker_count * joker_share
                     v[wild + 2] += float(meld.is_canasta)
                     continue
                 at_rank = base + MELD_RANKS.index(meld.rank_text) * MELD_FEATURES
-                v[at_rank] += meld.naturals / per_rank
-                v[at_rank + 1] += two_count / per_rank
-                v[at_rank + 2] += joker_count / jokers
+                v[at_rank] += meld.naturals * two_share  # as many naturals of a rank as twos
+                v[at_rank + 1] += two_count * two_share
+                v[at_rank + 2] += joker_count * joker_share
                 if meld.is_canasta:
                     v[at_rank + (3 if meld.is_natural else 4)] += 1.0
             threes = at["threes"] + rel * 2
             for card in obs.threes[other]:
-                v[threes + (0 if card.suit in ("H", "D") else 1)] += 1.0 / jokers
+                v[threes + (0 if card.suit in ("H", "D") else 1)] += joker_share
             v[at["opened"] + rel] = float(obs.opened[other])
-            score = obs.scores[other] / variant.target_score
-            v[at["scores"] + rel] = max(-SCORE_CLIP, min(score, SCORE_CLIP))
-            v[at["minimums"] + rel] = min(obs.minimum(other) / self._minimum_scale, SCORE_CLIP)
+            score = obs.scores[other]
+            v[at["scores"] + rel] = max(-SCORE_CLIP, min(score / variant.target_score, SCORE_CLIP))
+            v[at["minimums"] + rel] = self._minimum(score)
         top = obs.pile_top
         if top is not None:
-            v[at["pile_top"] + top.rank_index] = 1.0
+            v[at["pile_top"] + weight[top.rank][0]] = 1.0
         pile = at["pile"]
         v[pile] = obs.pile_size / self._cards
         v[pile + 1] = float(obs.frozen)
@@ -285,6 +284,14 @@ class ObservationEncoder:
         )
         v[at["turn"] : at["turn"] + len(flags)] = flags
         return v
+
+    def _minimum(self, score: int) -> float:
+        """A side's initial-meld minimum for its score, scaled and clipped (cached)."""
+        scaled = self._minimums.get(score)
+        if scaled is None:
+            minimum = self.variant.initial_minimum(score) / self._minimum_scale
+            scaled = self._minimums[score] = min(minimum, SCORE_CLIP)
+        return scaled
 
     def __repr__(self) -> str:
         return f"<ObservationEncoder {self.variant.name} size={self.size}>"
