@@ -17,7 +17,7 @@ from canasta.variants.base import Variant
 __all__: list[str] = []
 
 
-def resolve(variant: Variant | str | Mapping[str, Any]) -> Variant:
+def _resolve(variant: Variant | str | Mapping[str, Any]) -> Variant:
     """A Variant from a Variant, a registered name or a config mapping."""
     if isinstance(variant, Variant):
         return variant

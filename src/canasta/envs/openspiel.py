@@ -35,7 +35,7 @@ from canasta.rl.rewards import reward_bound, rewards
 from canasta.state import Event, GameState
 from canasta.variants.base import Variant
 
-from . import resolve
+from . import _resolve
 
 __all__ = ["SHORT_NAME", "CanastaGame", "CanastaObserver", "CanastaState"]
 
@@ -161,7 +161,7 @@ class CanastaGame(pyspiel.Game):
         text = params["variant"]
         if not isinstance(text, str):
             raise RLError(f"parameter 'variant' must be text, got {text!r}")
-        variant = resolve(json.loads(text) if text.lstrip().startswith("{") else text)
+        variant = _resolve(json.loads(text) if text.lstrip().startswith("{") else text)
         self.rules = _rules(variant)
         bound = reward_bound(variant)
         info = pyspiel.GameInfo(

@@ -28,7 +28,7 @@ from canasta.rl import ActionSpace, ObservationEncoder, RLError, rewards
 from canasta.state import GameState
 from canasta.variants.base import Variant
 
-from . import resolve
+from . import _resolve
 
 __all__ = ["CanastaEnv", "env"]
 
@@ -91,7 +91,7 @@ class CanastaEnv(AECEnv[str, Observation, int]):
         ):
             if value not in allowed:
                 raise RLError(f"{name} must be one of {list(allowed)}, got {value!r}")
-        self.variant = resolve(variant)
+        self.variant = _resolve(variant)
         self.episode = episode
         self.illegal = illegal
         self.render_mode = render_mode
