@@ -18,7 +18,7 @@ import canasta
 import canasta.envs.openspiel
 from canasta.envs.openspiel import CARDS, CanastaState
 from canasta.observation import observe
-from canasta.rl import ActionSpace, ObservationEncoder, max_deal_moves, rewards
+from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves, rewards
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +48,10 @@ def test_the_game_describes_the_variant() -> None:
     assert _load(config).num_players() == 4
     with pytest.raises(canasta.UnknownVariantError):
         _load("no-such-variant")
+    with pytest.raises(RLError, match="JSON"):
+        _load('{"variant": ')
+    with pytest.raises(canasta.VariantError, match="target_score"):
+        _load(json.dumps({"variant": "classic", "target_score": "high"}))
 
 
 def _deal_of(state: CanastaState) -> canasta.GameState:

@@ -96,6 +96,20 @@ def test_sections_hold_the_observation_relative_to_the_seat(name: str, seat: int
         assert round(float(melds[rel, :, 3:].sum())) == canastas
 
 
+def test_cards_known_in_other_hands_are_counted() -> None:
+    # Play until some seat holds cards taken from the pile, then look from another seat.
+    rng = random.Random(8)
+    state = canasta.new_game("classic", seed=8)
+    while not any(state.observe(0).known[1:]):
+        state = state.apply(rng.choice(state.legal_moves()))
+    encoder = ObservationEncoder(state.variant)
+    obs = state.observe(0)
+    known = encoder.section(encoder.encode(obs), "known").reshape(3, 14)
+    for rel in (1, 2, 3):
+        assert _decoded(known[rel - 1], 2) == _by_rank(obs.known[rel])
+    assert known.any()
+
+
 def test_the_discards_of_every_seat_are_counted() -> None:
     state = _deal("classic", seed=5, plies=80)
     encoder = ObservationEncoder(state.variant)

@@ -161,7 +161,14 @@ class CanastaGame(pyspiel.Game):
         text = params["variant"]
         if not isinstance(text, str):
             raise RLError(f"parameter 'variant' must be text, got {text!r}")
-        variant = _resolve(json.loads(text) if text.lstrip().startswith("{") else text)
+        if text.lstrip().startswith("{"):
+            try:
+                config = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise RLError(f"parameter 'variant' is not a JSON config: {exc}") from None
+            variant = _resolve(config)
+        else:
+            variant = _resolve(text)
         self.rules = _rules(variant)
         bound = reward_bound(variant)
         info = pyspiel.GameInfo(
