@@ -62,6 +62,36 @@ def test_every_legal_move_has_one_index_and_back(name: str, seed: int) -> None:
         assert set(mask) <= {0, 1}
 
 
+#: Options that change the ranges of the layout: fewer wilds, wild canastas, black threes
+#: with wilds, melds past seven cards when going out, one deck.
+OPTION_VARIANTS = [
+    canasta.variants.get("classic", max_wilds_per_meld=2, black_three_meld_wilds=True),
+    canasta.variants.get(
+        "classic-2p",
+        classic_wild_canasta=True,
+        decks=1,
+        hand_size=11,
+        red_three_scores=(0, 100, 200),
+    ),
+    canasta.variants.get("modern-american", mac_allow_8plus_going_out=True),
+    canasta.variants.get("classic-3p", meld_wild_ratio="n_ge_w", max_wilds_per_meld=5),
+]
+
+
+@pytest.mark.parametrize("variant", OPTION_VARIANTS, ids=lambda v: v.name)
+@PROPERTIES
+@given(seed=seeds())
+def test_options_keep_every_legal_move_in_the_space(variant: canasta.Variant, seed: int) -> None:
+    space = ActionSpace(variant)
+    rng = random.Random(seed)
+    state = canasta.new_game(variant, seed=seed)
+    while not state.is_over:
+        legal = space.legal(state)
+        assert len(legal) == len(state.legal_moves())
+        assert all(space.decode(state, i) is m for i, m in legal.items())
+        state = state.apply(rng.choice(state.legal_moves()))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_names_are_moves_of_their_index(name: str) -> None:
     space = ActionSpace(canasta.variants.get(name))
