@@ -36,7 +36,7 @@ _EPISODES = ("deal", "match")
 _ILLEGAL = ("raise", "penalize")
 _RENDER_MODES = ("human", "ansi")
 
-Observation = dict[str, np.ndarray]
+EnvObservation = dict[str, np.ndarray]
 
 
 def env(
@@ -50,7 +50,7 @@ def env(
     return CanastaEnv(variant, episode, seed, illegal, render_mode)
 
 
-class CanastaEnv(AECEnv[str, Observation, int]):
+class CanastaEnv(AECEnv[str, EnvObservation, int]):
     """Canasta for PettingZoo: one deal, or a whole match, per episode.
 
     Args:
@@ -166,7 +166,7 @@ class CanastaEnv(AECEnv[str, Observation, int]):
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
-    def observe(self, agent: str) -> Observation:
+    def observe(self, agent: str) -> EnvObservation:
         """The agent's observation vector and action mask (zeros unless it is to move)."""
         seat = self._seats[agent]
         state = self._state
