@@ -6,15 +6,12 @@ Runs in the Ray environment of ``make test-ray``.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy
 
 from canasta.envs.rllib import rllib_env
-
-ROOT = Path(__file__).resolve().parent.parent
+from test_examples import run
 
 
 def test_rllib_sees_observations_and_a_float_mask() -> None:
@@ -33,13 +30,5 @@ def test_rllib_sees_observations_and_a_float_mask() -> None:
 
 
 def test_one_ppo_iteration_of_the_self_play_example(tmp_path: Path) -> None:
-    script = ROOT / "examples" / "rllib_selfplay.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--iterations", "1", "--batch", "400"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "iteration 1: 400" in done.stdout
+    out = run("rllib_selfplay.py", "--iterations", "1", "--batch", "400", cwd=tmp_path)
+    assert "iteration 1: 400" in out

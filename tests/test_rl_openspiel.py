@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy
@@ -19,8 +17,7 @@ import canasta.envs.openspiel
 from canasta.envs.openspiel import CARDS, CanastaState
 from canasta.observation import observe
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves, rewards
-
-ROOT = Path(__file__).resolve().parent.parent
+from test_examples import run
 
 
 def _load(name: str) -> pyspiel.Game:
@@ -154,16 +151,9 @@ def test_resampling_keeps_the_information_state(name: str) -> None:
 
 
 def test_the_ismcts_example_plays_a_deal(tmp_path: Path) -> None:
-    script = ROOT / "examples" / "openspiel_ismcts.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--simulations", "2", "--seed", "3"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    lines = run(
+        "openspiel_ismcts.py", "--simulations", "2", "--seed", "3", cwd=tmp_path
+    ).splitlines()
     assert lines[0].startswith("classic-2p, seed 3: IS-MCTS (2 simulations)")
     returns = [float(r) for r in lines[-1].removeprefix("returns:").split()]
     assert len(returns) == 2 and sum(returns) == pytest.approx(0.0, abs=1e-3)
