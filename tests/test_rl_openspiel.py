@@ -157,3 +157,24 @@ def test_the_ismcts_example_plays_a_deal(tmp_path: Path) -> None:
     assert lines[0].startswith("classic-2p, seed 3: IS-MCTS (2 simulations)")
     returns = [float(r) for r in lines[-1].removeprefix("returns:").split()]
     assert len(returns) == 2 and sum(returns) == pytest.approx(0.0, abs=1e-3)
+
+
+def test_a_public_observer_leaves_the_hand_out() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = _load("classic")
+    state = _dealt(game, seed=6)
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    public.set_from(state, 0)
+    assert not public.dict["hand"].any() and public.dict["hand_sizes"].any()
+    text = json.loads(public.string_from(state, 0))
+    assert "hand" not in text and "legal_moves" not in text and text["hand_sizes"]
+    private = make_observation(game)
+    private.set_from(state, 0)
+    assert private.dict["hand"].any()
+    assert "hand" in json.loads(private.string_from(state, 0))
