@@ -1,7 +1,7 @@
-# The two commands of the README (`make demo`, `make test`), plus `make bench` and `make docs`.
-# `make test` also installs the learning extras (NumPy, PettingZoo, OpenSpiel) into the same
-# virtual environment and runs their tests (`make test-rl` runs those alone), and Ray, RLlib
-# and PyTorch into a virtual environment of their own (`make test-ray`).
+# The two commands of the README (`make demo`, `make test`), plus `make bench`, `make callgrind`
+# and `make docs`. `make test` also installs the learning extras (NumPy, PettingZoo, OpenSpiel)
+# into the same virtual environment and runs their tests (`make test-rl` runs those alone), and
+# Ray, RLlib and PyTorch into a virtual environment of their own (`make test-ray`).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,7 +14,7 @@ RAY_TESTS := tests/test_ray_*.py
 # The CPU build of PyTorch (the default wheel is the much larger CUDA build).
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-rl test-ray lint typecheck pytest bench docs docs-build clean
+.PHONY: demo test test-rl test-ray lint typecheck pytest bench callgrind docs docs-build clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -47,6 +47,7 @@ test: $(STAMP) lint typecheck pytest test-rl test-ray docs-build
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/ruff format --check src tests examples benchmarks
+	$(BIN)/lint-imports
 
 typecheck: $(RL_STAMP)
 	$(BIN)/mypy
@@ -66,6 +67,9 @@ docs-build: $(RL_STAMP)
 bench: $(RL_STAMP)
 	$(BIN)/python benchmarks/bench.py
 	$(BIN)/python benchmarks/bench_rl.py
+
+callgrind: $(STAMP)
+	$(BIN)/python benchmarks/callgrind.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs serve

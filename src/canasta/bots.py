@@ -15,8 +15,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
-import attrs
-
 from canasta.cards import ACE, RANKS, SEVEN, THREE, Card, card_value
 from canasta.errors import CanastaError
 from canasta.match import Match
@@ -32,10 +30,11 @@ from canasta.moves import (
     Take,
     parse_move,
 )
-from canasta.observation import Observation, observe, sample_state
+from canasta.observation import Observation, observe
+from canasta.sampling import sample_state
 from canasta.scoring import ScoreLine
 from canasta.state import GameState
-from canasta.table import WILD_RANK, Meld
+from canasta.table import WILD_RANK, Meld, evolve
 
 __all__ = [
     "BOTS",
@@ -204,9 +203,8 @@ def _margin(rows: tuple[tuple[ScoreLine, ...], ...], side: int) -> float:
 
 
 def _obs_key(obs: Observation) -> tuple[object, ...]:
-    """What an estimate made from ``obs`` depends on: the observation and what the seat
-    remembers (left out of Observation equality), which `sample_state` deals around."""
-    return (obs, obs.known, obs.pile_seen, len(obs.history))
+    """What an estimate made from ``obs`` depends on: the observation, memory included."""
+    return (obs,)
 
 
 _V = TypeVar("_V")
@@ -226,6 +224,12 @@ def _memo(
     return value
 
 
+def _progress(obs: Observation) -> int:
+    """How far the deal has come, from what a saved position keeps too (not the history,
+    which starts afresh when a position is read)."""
+    return obs.stock_size * 1009 + obs.pile_size * 31 + sum(len(d) for d in obs.discarded)
+
+
 class _Worlds:
     """Full states that agree with an observation, the hidden cards dealt at random,
     dealt on demand and kept: every estimate made from the same observation shares them.
@@ -238,7 +242,7 @@ class _Worlds:
 
     def __init__(self, obs: Observation, salt: int) -> None:
         self.obs = obs
-        self.rng = random.Random(len(obs.history) * 31 + salt)
+        self.rng = random.Random(_progress(obs) * 31 + salt)
         self.states: list[GameState] = []
         self.complete = True
 
@@ -332,7 +336,7 @@ class GreedyBot:
             margins = []
             for world in self._worlds(obs, _OUT_SAMPLES):
                 hands = tuple(() if s == out_seat else h for s, h in enumerate(world.hands))
-                final = attrs.evolve(world, hands=hands, went_out=out_seat)
+                final = evolve(world._table, hands=hands, went_out=out_seat)
                 margins.append(_margin(final.variant.score_rows(final), obs.side))
             return tuple(margins)
 
@@ -362,7 +366,7 @@ class GreedyBot:
             for world in worlds:
                 for move in moves:
                     world = world.apply(move)
-                margins.append(_margin(world.variant.score_rows(world), obs.side))
+                margins.append(_margin(world.variant.score_rows(world._table), obs.side))
             return tuple(margins)
 
         return self._cached("turn", obs, obs.seat, compute)
@@ -375,7 +379,7 @@ class GreedyBot:
             for _ in range(_TURN_MOVES):
                 if state.is_over or state.to_move != seat:
                     break
-                step = observe(state, seat, history=())
+                step = state.observe(seat)
                 move = self._play(step, step.legal_moves)
                 played.append(move)
                 state = state.apply(move)
@@ -531,7 +535,7 @@ class GreedyBot:
             total = 0.0
             for world in worlds:
                 state = self._play_turn_out(world.apply(move), obs.seat, [])
-                total += _margin(state.variant.score_rows(state), obs.side)
+                total += _margin(state.variant.score_rows(state._table), obs.side)
             mean = total / len(worlds) if worlds else 0.0
             if best is None or mean > best[0]:
                 best = (mean, move)
@@ -564,7 +568,7 @@ class GreedyBot:
             state = self._play_turn_out(world.apply(first), obs.seat, [])
             tries += 1
             if state.went_out == obs.seat:
-                wins += _margin(state.variant.score_rows(state), obs.side) > 0
+                wins += _margin(state.variant.score_rows(state._table), obs.side) > 0
         return wins / tries if tries else 0.0
 
     def _pure_take_ok(self, obs: Observation, top: Card) -> bool:
@@ -716,7 +720,7 @@ class GreedyBot:
         for _ in range(_TURN_MOVES):
             if state.is_over or state.to_move != seat or state.opened[side]:
                 break
-            step = observe(state, seat, history=())
+            step = state.observe(seat)
             move = self._meld_choice(step, step.legal_moves)
             if move is None:
                 break
@@ -875,8 +879,7 @@ class GreedyBot:
             if known.get(rank, 0) >= 2:
                 score -= 200.0 + 10 * obs.pile_size
             # The next player just passed this rank by: it is less likely to help them.
-            recent = [e for e in obs.history[-8:] if e.seat == nxt and e.move.kind == "discard"]
-            if any(c.rank == rank for e in recent for c in e.cards):
+            if any(c.rank == rank for c in obs.discarded[nxt][-1:]):
                 score += 30.0
             # Copies of the rank nobody has shown: the fewer, the less likely a pair.
             unseen = 4 * variant.decks - self._visible(obs, rank) - known.get(rank, 0)

@@ -17,7 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
 from canasta import records
-from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot
+from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot, play_deal, play_match
+from canasta.deal import new_game
 from canasta.display import draw_observation, draw_outcome, format_moves, style_for
 from canasta.errors import (
     CanastaError,
@@ -32,8 +33,8 @@ from canasta.errors import (
 from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.observation import Observation, observe
-from canasta.state import Event, GameState
-from canasta.variants import get, names
+from canasta.state import GameState
+from canasta.variants import from_config, get, names
 from canasta.variants.base import Variant
 
 __all__ = ["main"]
@@ -161,16 +162,14 @@ class _Human:
             return move
 
 
-def _describe(state: GameState, after: GameState, move: Move, style: Any) -> str:
+def _describe(after: GameState, move: Move, style: Any) -> str:
     """A line telling what a move did, with the exact cards shown to the table."""
-    from canasta.cards import CARDS
-
-    event = Event.between(state, move, after)
+    event = after.history()[-1]
     text = f"seat {event.seat}: {move}"
     if event.cards:
-        text += f"  ({style.cards(CARDS[c] for c in event.cards)})"
+        text += f"  ({style.cards(event.cards)})"
     if event.threes:
-        text += f"  threes laid: {style.cards(CARDS[c] for c in event.threes)}"
+        text += f"  threes laid: {style.cards(event.threes)}"
     return text
 
 
@@ -230,7 +229,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 return RULES
         deals_before = len(match.deals)
         after = state.apply(move)
-        print(_describe(state, after, move, style), file=out)
+        print(_describe(after, move, style), file=out)
         match = match.apply(move)
         if len(match.deals) > deals_before:
             finished = match.deals[-1]
@@ -264,10 +263,6 @@ def _simulate_one(
     job: tuple[str, dict[str, Any], int, list[str], bool, int, str | None],
 ) -> dict[str, Any]:
     """Play one game (a match, or one deal) with bots; a picklable worker function."""
-    from canasta.bots import play_deal, play_match
-    from canasta.deal import new_game
-    from canasta.variants import from_config
-
     _, config, seed, bot_names, deals_only, max_deals, record_path = job
     variant = from_config(config)
     bots = [make_bot(bot_names[s], seed * 97 + s) for s in range(variant.players)]

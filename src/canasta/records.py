@@ -472,12 +472,6 @@ class _Lines:
             self.lines.append(f"{self.number}. S{self.seat}: " + " ".join(self.current))
         self.current = []
 
-    def restart(self) -> None:
-        """A new deal: numbering starts again."""
-        self.flush()
-        self.seat = None
-        self.number = 0
-
 
 def _deal_lines(start: GameState, moves: Sequence[Move]) -> tuple[list[str], GameState]:
     """The moves of one deal, one turn per line; and the state after them."""

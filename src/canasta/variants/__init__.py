@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from canasta.errors import UnknownVariantError, VariantError
+from canasta.variants import base, presets
 from canasta.variants.base import OptionSpec, Variant, check_name
 from canasta.variants.classic import ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
@@ -321,10 +322,9 @@ def _json(text: str) -> Any:
 
 
 def _builtins() -> None:
-    from canasta.variants import presets
-
     for variant, alias_names in presets.BUILTINS:
         _add([(variant, alias_names)], "built-in")
 
 
 _builtins()
+base.registered = _preset
