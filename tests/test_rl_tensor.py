@@ -12,7 +12,6 @@ import numpy
 import pytest
 
 import canasta
-from canasta.observation import observe
 from canasta.rl import ObservationEncoder, RLError
 
 NAMES = canasta.variants.names()
@@ -122,13 +121,12 @@ def test_the_discards_of_every_seat_are_counted() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_hidden_cards_do_not_change_the_vector(name: str) -> None:
-    # The same observation, hidden cards dealt anew (sample_state keeps no history, so
-    # the observation compared is the one without memory).
+    # The same observation (memory included), hidden cards dealt anew.
     state = _deal(name, seed=3, plies=40)
     encoder = ObservationEncoder(state.variant)
     rng = random.Random(0)
     for seat in range(state.variant.players):
-        obs = observe(state, seat, history=())
+        obs = state.observe(seat)
         other = canasta.sample_state(obs, rng)
         assert other != state  # other hands or the stock differ
         assert encoder.encode(other.observe(seat)).tolist() == encoder.encode(obs).tolist()

@@ -11,8 +11,9 @@ older ``python_canasta`` game is unrelated)::
 The chance player deals the whole deck, one card at a time, before the first move (so the
 stock's order is settled by chance, card by card, as a shuffle would); then the seats
 play. Actions are the indices of `canasta.rl.ActionSpace`, the tensors those of
-`canasta.rl.ObservationEncoder` (the information state remembers the deal's public
-history, the observation does not), and the returns are `canasta.rl.rewards` of the deal.
+`canasta.rl.ObservationEncoder` (the information state remembers the deal: the cards known
+in other hands, the discards and the public history; the observation does not), and the
+returns are `canasta.rl.rewards` of the deal.
 """
 
 from __future__ import annotations
@@ -21,18 +22,19 @@ import functools
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from canasta.cards import Card
+from canasta.deal import new_game
 from canasta.moves import Move
-from canasta.observation import Observation, observe, sample_state
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves
 from canasta.rl.rewards import reward_bound, rewards
-from canasta.state import Event, GameState
+from canasta.sampling import sample_state
+from canasta.state import GameState
 from canasta.variants.base import Variant
 
 from . import _resolve
@@ -65,17 +67,6 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _deal(variant: Variant, cards: Sequence[Card]) -> GameState:
-    """The deal dealt from ``cards``, top card first.
-
-    The only use of the library's dealing function, which takes engine card codes; it
-    becomes ``new_game(variant, deck=cards)`` once the library takes a deck.
-    """
-    from canasta.deal import deal
-
-    return deal(variant, [card.code for card in cards])
-
-
 @functools.cache
 def _rules(variant: Variant) -> _Rules:
     return _Rules(variant)
@@ -95,61 +86,30 @@ class _Rules:
 
 
 class _Core:
-    """One state's value: the cards dealt so far, the deal, and the remembered history.
+    """One state's value: the cards dealt so far and the deal.
 
     Immutable, so clones share it (OpenSpiel clones a Python state by deep-copying its
     attributes); it pickles as a position, which is how OpenSpiel serializes states.
     """
 
-    __slots__ = ("deck", "memory", "rules", "state")
+    __slots__ = ("deck", "rules", "state")
 
-    def __init__(
-        self,
-        rules: _Rules,
-        deck: tuple[int, ...],
-        state: GameState | None,
-        memory: tuple[Event, ...],
-    ) -> None:
+    def __init__(self, rules: _Rules, deck: tuple[int, ...], state: GameState | None) -> None:
         self.rules = rules
         self.deck = deck
         self.state = state
-        # The public history before ``state`` was made: ``state.history()`` starts where a
-        # resampled state starts (sample_state keeps no history).
-        self.memory = memory
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return self
 
     def __reduce__(self) -> tuple[Callable[..., _Core], tuple[Any, ...]]:
-        state = self.state
-        position = None if state is None else state.to_dict()
-        memory = self.memory if state is None else self.memory + state.history()
-        return (_restore, (self.rules.variant, self.deck, position, memory))
-
-    def events(self) -> tuple[Event, ...]:
-        """The deal's public history, every move since it was dealt."""
-        assert self.state is not None
-        return self.memory + self.state.history()
+        position = None if self.state is None else self.state.to_dict()
+        return (_restore, (self.rules.variant, self.deck, position))
 
 
-def _restore(
-    variant: Variant,
-    deck: tuple[int, ...],
-    position: dict[str, Any] | None,
-    memory: tuple[Event, ...],
-) -> _Core:
+def _restore(variant: Variant, deck: tuple[int, ...], position: dict[str, Any] | None) -> _Core:
     state = None if position is None else GameState.from_dict(position)
-    return _Core(_rules(variant), deck, state, memory)
-
-
-def _observe(core: _Core, seat: int, *, memory: bool) -> Observation:
-    """The seat's observation, with the deal's whole public history when ``memory``.
-
-    The history is passed in because a resampled state's own history starts at the
-    resample; once `sample_state` keeps the history, ``state.observe(seat)`` does this.
-    """
-    assert core.state is not None
-    return observe(core.state, seat, history=core.events() if memory else ())
+    return _Core(_rules(variant), deck, state)
 
 
 class CanastaGame(pyspiel.Game):
@@ -208,7 +168,7 @@ class CanastaState(pyspiel.State):
 
     def __init__(self, game: CanastaGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.rules, (), None, ())
+        self._core = _Core(game.rules, (), None)
 
     @property
     def game_state(self) -> GameState | None:
@@ -242,11 +202,11 @@ class CanastaState(pyspiel.State):
             deck = (*core.deck, int(action))
             state = None
             if len(deck) == rules.cards:
-                state = _deal(rules.variant, [CARDS[i] for i in deck])
-            self._core = _Core(rules, deck, state, core.memory)
+                state = new_game(rules.variant, deck=[CARDS[i] for i in deck])
+            self._core = _Core(rules, deck, state)
             return
         move: Move = rules.actions.decode(core.state, action)
-        self._core = _Core(rules, core.deck, core.state.apply(move), core.memory)
+        self._core = _Core(rules, core.deck, core.state.apply(move))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -269,14 +229,15 @@ class CanastaState(pyspiel.State):
         return self.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
-        """A state that ``player_id`` cannot tell from this one, hidden cards dealt anew."""
+        """A state that ``player_id`` cannot tell from this one, hidden cards dealt anew
+        (the deal's history and memory kept)."""
         core = self._core
         clone: CanastaState = self.clone()
         if core.state is None:
             return clone
         seed = int(probability_sampler() * 2**52)
-        sampled = sample_state(_observe(core, player_id, memory=True), random.Random(seed))
-        clone._core = _Core(core.rules, core.deck, sampled, core.events())
+        sampled = sample_state(core.state.observe(player_id), random.Random(seed))
+        clone._core = _Core(core.rules, core.deck, sampled)
         return clone
 
     def __str__(self) -> str:
@@ -287,9 +248,19 @@ class CanastaState(pyspiel.State):
         return core.state.to_json()
 
 
+#: What a seat remembers of the deal: left out of the observation without perfect recall.
+_MEMORY_SECTIONS = ("known", "discards")
+_MEMORY_KEYS = ("history", "known", "discarded")
+
+
 class CanastaObserver:
     """OpenSpiel's Python observer: the `canasta.rl.ObservationEncoder` vector, in named
-    sections (``dict``), and the observation as JSON text."""
+    sections (``dict``), and the observation as JSON text.
+
+    With perfect recall (the information state) the seat remembers the deal: the cards
+    known in other hands, the discards and (in the string) the public history; without it
+    (the observation) these are left out. Without private information the hand is left out.
+    """
 
     def __init__(self, rules: _Rules, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -302,11 +273,14 @@ class CanastaObserver:
         self.dict = {b.name: self.tensor[b.offset : b.offset + b.length] for b in encoder.layout}
 
     def set_from(self, state: CanastaState, player: int) -> None:
-        core = state._core
-        if core.state is None:
+        deal = state._core.state
+        if deal is None:
             self.tensor.fill(0.0)
             return
-        self._rules.encoder.encode(_observe(core, player, memory=self._memory), out=self.tensor)
+        self._rules.encoder.encode(deal.observe(player), out=self.tensor)
+        if not self._memory:
+            for name in _MEMORY_SECTIONS:
+                self.dict[name].fill(0.0)
         if not self._private:
             self.dict["hand"].fill(0.0)
 
@@ -314,9 +288,9 @@ class CanastaObserver:
         core = state._core
         if core.state is None:
             return f"dealing {len(core.deck)} of {core.rules.cards}"
-        data = _observe(core, player, memory=self._memory).to_dict()
+        data = core.state.observe(player).to_dict()
         if not self._memory:
-            for key in ("history", "known", "pile_seen"):
+            for key in _MEMORY_KEYS:
                 del data[key]
         if not self._private:
             del data["hand"], data["legal_moves"]

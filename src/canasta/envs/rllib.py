@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
 from canasta.envs.pettingzoo import CanastaEnv
 from canasta.variants.base import Variant
@@ -53,6 +54,4 @@ class MaskedObservations(BaseWrapper[str, dict[str, np.ndarray], int]):
 def rllib_env(variant: Variant | str | Mapping[str, Any] = "classic", episode: str = "deal") -> Any:
     """RLlib's ``PettingZooEnv`` around a masked Canasta environment (illegal actions
     penalized), for ``register_env``."""
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-
     return PettingZooEnv(MaskedObservations(CanastaEnv(variant, episode, illegal="penalize")))

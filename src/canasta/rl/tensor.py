@@ -59,15 +59,6 @@ def _numpy() -> Any:
     return numpy
 
 
-def _discards(obs: Observation) -> tuple[tuple[Card, ...], ...]:
-    """Each seat's discards this deal, oldest first, from the public history."""
-    discards: list[list[Card]] = [[] for _ in range(obs.variant.players)]
-    for event in obs.history:
-        if event.move.kind == "discard":
-            discards[event.seat].extend(event.cards)
-    return tuple(tuple(d) for d in discards)
-
-
 class ObservationEncoder:
     """Encodes the observations of ``variant`` as vectors of `size` floats.
 
@@ -219,7 +210,7 @@ class ObservationEncoder:
 
         count(at["hand"], obs.hand)
         hand_size = variant.hand_size
-        discards = _discards(obs)
+        discards = obs.discarded
         for rel in range(players):
             other = (seat + rel) % players
             v[at["hand_sizes"] + rel] = obs.hand_sizes[other] / hand_size
