@@ -23,6 +23,7 @@ from canasta._rules.facts import (
     may_go_out,
     new_ok,
     opening_complete,
+    opening_in_hand,
     out_impossible,
     query,
     resolve,
@@ -54,6 +55,9 @@ from canasta.table import (
     evolve,
 )
 from canasta.variants.base import Variant
+
+#: From this many cards in hand, an opening search is worth a quick test first.
+_LARGE_HAND = 14
 
 
 class Play(NamedTuple):
@@ -429,7 +433,11 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         if hand_after == 0 and variant.go_out_needs_discard:
             return R.HAND_SIZE
         return None
-    if not done:
+    # The quick test pays off only where the search is long: in large hands.
+    if not done and not (
+        hand_after >= _LARGE_HAND
+        and opening_in_hand(st, ctx.side, counts_after, melds_after, turn_after, hand_after)
+    ):
         q = query(
             st,
             lookahead.OPEN,
