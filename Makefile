@@ -1,6 +1,8 @@
 # The two commands of the README (`make demo`, `make test`), plus `make bench`, `make callgrind`,
 # `make docs`, and the long runs against hostile input, `make fuzz` and `make soak`
-# (docs/contributing.md).
+# (docs/contributing.md). `make test` also installs the learning extras (NumPy, PettingZoo,
+# OpenSpiel) into the same virtual environment and runs their tests (`make test-rl` runs those
+# alone), and Ray, RLlib and PyTorch into a virtual environment of their own (`make test-ray`).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,8 +13,15 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .fuzz
 # make soak: CPU seconds of random play with every invariant checked after every move.
 SOAK_SECONDS ?= 300
+RL_STAMP := $(VENV)/.installed-rl
+RL_TESTS := tests/test_rl_*.py
+RAY_VENV := .venv-ray
+RAY_STAMP := $(RAY_VENV)/.installed
+RAY_TESTS := tests/test_ray_*.py
+# The CPU build of PyTorch (the default wheel is the much larger CUDA build).
+TORCH := torch==2.13.0
 
-.PHONY: demo test lint typecheck pytest bench callgrind docs docs-build fuzz soak clean
+.PHONY: demo test test-rl test-ray lint typecheck pytest bench callgrind docs docs-build fuzz soak clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -23,27 +32,48 @@ $(STAMP): $(BIN)/python pyproject.toml examples/plugin/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e examples/plugin
 	touch $(STAMP)
 
+# The extras of canasta.envs; their modules are type-checked and documented against them.
+$(RL_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[numpy,pettingzoo,openspiel]'
+	touch $(RL_STAMP)
+
+$(RAY_VENV)/bin/python:
+	$(PY) -m venv $(RAY_VENV)
+
+# Ray with RLlib and PyTorch take about 1.7 GB: they stay out of the main environment.
+$(RAY_STAMP): $(RAY_VENV)/bin/python pyproject.toml
+	$(RAY_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RAY_VENV)/bin/python -m pip install --quiet -e '.[ray,rllib]' '$(TORCH)' pytest
+	touch $(RAY_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: $(STAMP) lint typecheck pytest docs-build
+test: $(STAMP) lint typecheck pytest test-rl test-ray docs-build
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests examples benchmarks tools
 	$(BIN)/ruff format --check src tests examples benchmarks tools
 	$(BIN)/lint-imports
 
-typecheck: $(STAMP)
+typecheck: $(RL_STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
-	$(BIN)/python -m pytest
+pytest: $(RL_STAMP)
+	$(BIN)/python -m pytest --ignore-glob='$(RL_TESTS)' --ignore-glob='$(RAY_TESTS)'
 
-docs-build: $(STAMP)
+test-rl: $(RL_STAMP)
+	$(BIN)/python -m pytest $(RL_TESTS)
+
+test-ray: $(RAY_STAMP)
+	$(RAY_VENV)/bin/python -m pytest $(RAY_TESTS)
+
+docs-build: $(RL_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir .site
 
-bench: $(STAMP)
+bench: $(RL_STAMP)
 	$(BIN)/python benchmarks/bench.py
+	$(BIN)/python benchmarks/bench_rl.py
 
 callgrind: $(STAMP)
 	$(BIN)/python benchmarks/callgrind.py
@@ -68,4 +98,4 @@ soak: $(STAMP)
 	$(BIN)/python tools/soak.py --seconds $(SOAK_SECONDS)
 
 clean:
-	rm -rf $(VENV) .site .pytest_cache .mypy_cache .ruff_cache $(FUZZ_DIR)
+	rm -rf $(VENV) $(RAY_VENV) .site .pytest_cache .mypy_cache .ruff_cache $(FUZZ_DIR)

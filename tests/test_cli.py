@@ -66,6 +66,8 @@ def test_top_level_help_and_no_command(capsys: Cap) -> None:
         ["simulate", "--workers", "0"],
         ["simulate", "--bots", "greedy,random,greedy"],
         ["simulate", "--seed", "x"],
+        ["simulate", "--address", "auto"],
+        ["simulate", "--backend", "spark"],
         ["validate"],
         ["validate", "/no/such/file.txt"],
         ["moves", "/no/such/position.json"],

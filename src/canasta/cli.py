@@ -333,6 +333,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("-n/--games must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address joins a Ray cluster: it needs --backend ray")
     if args.records:
         try:
             os.makedirs(args.records, exist_ok=True)
@@ -348,14 +350,17 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     deals = 0
-    if args.workers == 1:
-        iterator: Any = map(_simulate_one, jobs)
-        executor = None
+    chunksize = max(1, len(jobs) // (args.workers * 8))
+    executor: Any = None
+    if args.backend == "ray":
+        executor = _ray_pool(args.workers, args.address)
+        # Workers get seeds and send back outcomes, never states; imap keeps the order.
+        iterator: Any = executor.imap(_simulate_one, jobs, chunksize=chunksize)
+    elif args.workers == 1:
+        iterator = map(_simulate_one, jobs)
     else:
         executor = ProcessPoolExecutor(max_workers=args.workers)
-        iterator = executor.map(
-            _simulate_one, jobs, chunksize=max(1, len(jobs) // (args.workers * 8))
-        )
+        iterator = executor.map(_simulate_one, jobs, chunksize=chunksize)
     try:
         for result in iterator:
             results.append(result)
@@ -363,13 +368,37 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             if progress is not None:
                 _progress(len(results), len(jobs), deals, time.perf_counter() - started, progress)
     finally:
-        if executor is not None:
+        if args.backend == "ray":
+            executor.close()
+            _ray_shutdown(args.address)
+        elif executor is not None:
             executor.shutdown()
     if progress is not None:
         progress.write("\n")
     elapsed = time.perf_counter() - started
     _summary(variant, bot_names, args, results, elapsed, out)
     return RULES if any(r["error"] for r in results) else OK
+
+
+def _ray_pool(workers: int, address: str | None) -> Any:
+    """A pool of ``workers`` Ray processes: on the cluster at ``address``, or on a local
+    Ray instance started here (extra ``canasta[ray]``)."""
+    try:
+        import ray
+        from ray.util.multiprocessing import Pool
+    except ImportError:
+        raise UsageError("--backend ray needs Ray: pip install 'canasta[ray]'") from None
+    if address is None and not ray.is_initialized():
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    return Pool(processes=workers, ray_address=address)
+
+
+def _ray_shutdown(address: str | None) -> None:
+    """Stop the local Ray instance ``_ray_pool`` started (a cluster joined stays up)."""
+    import ray
+
+    if address is None and ray.is_initialized():
+        ray.shutdown()
 
 
 def _summary(
@@ -540,6 +569,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-deals", type=int, default=100, help="stop a match after this many deals (100)"
     )
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="run the workers as local processes, or on Ray (needs canasta[ray])",
+    )
+    p.add_argument("--address", default=None, help="with --backend ray: the Ray cluster to join")
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
