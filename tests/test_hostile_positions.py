@@ -209,3 +209,41 @@ def test_a_failing_rule_of_a_plugin_variant_names_the_variant_and_the_rule() -> 
     broken = GameState(attrs.evolve(over._table, variant=_BrokenScoring(name="broken-score")))
     with pytest.raises(canasta.VariantError, match=r"'broken-score'.*'score_rows'.*ZeroDivision"):
         broken.outcome()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: canasta.new_game("classic", scores=(10**5000, 0)),
+        lambda: canasta.new_game("classic", scores="00"),
+        lambda: canasta.new_game("classic", seed=10**5000),
+        lambda: canasta.new_game("classic", seed="abc"),
+        lambda: canasta.new_game("classic", seed=1.5),
+        lambda: canasta.new_game("classic", dealer=True),
+        lambda: canasta.Match.new("classic", seed="x"),
+        lambda: canasta.Match.new("classic", seed=10**5000),
+        lambda: canasta.variants.get("classic", target_score=10**5000),
+    ],
+)
+def test_arguments_that_no_record_could_write_are_refused(call: Any) -> None:
+    with pytest.raises(canasta.VariantError):
+        call()
+
+
+def test_an_observation_with_a_three_left_in_a_hand_can_be_sampled() -> None:
+    # Modern American: a three drawn as the last stock card stays in the hand and ends
+    # the deal; sample_state must be able to deal one into the hidden hands then.
+    state = GameState.from_dict(
+        {
+            "variant": "modern-american",
+            "phase": "draw",
+            "hands": ["4C 5C", "4D 5D", "4H 5H", "4S 5S"],
+            "pile": "9C",
+            "stock": "3H",
+        }
+    )
+    over = state.apply("draw")
+    assert over.is_over and "3H" in over.to_dict()["hands"][0]
+    for seat in range(1, 4):
+        sampled = canasta.sample_state(over.observe(seat), random.Random(seat))
+        assert sampled.observe(seat) == over.observe(seat)

@@ -43,7 +43,14 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     """``repr(value)`` for a message, cut short when the input is long."""
     if isinstance(value, str) and len(value) > limit:
         return f"{value[:limit]!r}... ({len(value)} characters)"
-    return repr(value)
+    if isinstance(value, int) and abs(value) > MAX_INT:
+        # repr() of a very long integer raises; its size is what the message needs.
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # a very long integer inside a container
+        return f"a {type(value).__name__} holding an integer too long to show"
+    return text if len(text) <= 4 * limit else f"{text[: 4 * limit]}... ({len(text)} characters)"
 
 
 def read_text(

@@ -109,7 +109,7 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     seat = st.to_move
     assert seat is not None
     wilds = counts[TWO] + counts[JOKER_RANK]
-    best = st.turn.opening + 20 * counts[TWO] + 50 * counts[JOKER_RANK]
+    best = st.turn.opening + sum(counts[r] * RANK_VALUES[r] for r in (TWO, JOKER_RANK))
     biggest = 0
     for rank in NATURAL_RANKS:
         if counts[rank] >= 2:

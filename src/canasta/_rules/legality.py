@@ -339,7 +339,11 @@ def play_turn(st: Table, play: Play) -> Turn:
     """The turn's bookkeeping after ``play``: groups, lay-offs, the opening value, what
     the player must do (spec §2.8, §2.10, §3.5.4)."""
     wilds = play.twos + play.jokers
-    value = play.k * RANK_VALUES[play.rank] + 20 * play.twos + 50 * play.jokers
+    value = (
+        play.k * RANK_VALUES[play.rank]
+        + play.twos * RANK_VALUES[TWO]
+        + play.jokers * RANK_VALUES[JOKER_RANK]
+    )
     if play.kind == "take":
         top = st.pile[-1]
         if play.k + wilds:
