@@ -215,12 +215,12 @@ def test_a_failing_rule_of_a_plugin_variant_names_the_variant_and_the_rule() -> 
     "call",
     [
         lambda: canasta.new_game("classic", scores=(10**5000, 0)),
-        lambda: canasta.new_game("classic", scores="00")  # type: ignore[arg-type],
+        lambda: canasta.new_game("classic", scores="00"),  # type: ignore[arg-type]
         lambda: canasta.new_game("classic", seed=10**5000),
-        lambda: canasta.new_game("classic", seed="abc")  # type: ignore[arg-type],
-        lambda: canasta.new_game("classic", seed=1.5)  # type: ignore[arg-type],
+        lambda: canasta.new_game("classic", seed="abc"),  # type: ignore[arg-type]
+        lambda: canasta.new_game("classic", seed=1.5),  # type: ignore[arg-type]
         lambda: canasta.new_game("classic", dealer=True),
-        lambda: canasta.Match.new("classic", seed="x")  # type: ignore[arg-type],
+        lambda: canasta.Match.new("classic", seed="x"),  # type: ignore[arg-type]
         lambda: canasta.Match.new("classic", seed=10**5000),
         lambda: canasta.variants.get("classic", target_score=10**5000),
     ],
