@@ -103,13 +103,12 @@ class GameState:
     `copy.deepcopy` return the state itself.
     """
 
-    __slots__ = ("__weakref__", "_events", "_legal", "_legal_ids", "_log", "_memory", "_table")
+    __slots__ = ("__weakref__", "_events", "_legal", "_log", "_memory", "_table")
 
     _table: Table
     _memory: Memory
     _log: Step | None
     _legal: tuple[Move, ...] | None
-    _legal_ids: frozenset[int] | None
     _events: tuple[Event, ...] | None
 
     def __init__(self, table: Table, memory: Memory | None = None, log: Step | None = None):
@@ -117,7 +116,6 @@ class GameState:
         _set_attr(self, "_memory", memory if memory is not None else fresh_memory(table))
         _set_attr(self, "_log", log)
         _set_attr(self, "_legal", None)
-        _set_attr(self, "_legal_ids", None)
         _set_attr(self, "_events", None)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -263,12 +261,14 @@ class GameState:
 
     def _reason(self, move: Move) -> tuple[IllegalReason | None, Decision | None]:
         table = self._table
-        ids = self._legal_ids
-        if ids is None and self._legal is not None:
-            ids = frozenset(map(id, self._legal))
-            _set_attr(self, "_legal_ids", ids)
         # A move taken from the cached legal list needs no second check.
-        listed = ids is not None and id(move) in ids
+        listed = False
+        legal = self._legal
+        if legal is not None:
+            for candidate in legal:
+                if candidate is move:
+                    listed = True
+                    break
         decision = decide(table, move, listed)
         if isinstance(decision, IllegalReason):
             return decision, None
@@ -302,7 +302,6 @@ class GameState:
         _set_attr(new, "_memory", remember(self._memory, before, decision, after))
         _set_attr(new, "_log", step(self._log, before, decision, after))
         _set_attr(new, "_legal", None)
-        _set_attr(new, "_legal_ids", None)
         _set_attr(new, "_events", None)
         return new
 
