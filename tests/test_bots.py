@@ -53,10 +53,11 @@ def test_greedy_matches_end_in_a_reasonable_number_of_deals() -> None:
 
 
 @pytest.mark.parametrize("name", canasta.variants.names())
-@pytest.mark.parametrize("bot", ["random", "greedy", "quick"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "quick", "search"])
 def test_bots_finish_a_deal_of_every_variant(name: str, bot: str) -> None:
     state = canasta.new_game(name, seed=3)
-    bots = [make_bot(bot, seat) for seat in range(state.variant.players)]
+    level = 1 if bot == "search" else None  # the cheapest search: this is about rules
+    bots = [make_bot(bot, seat, level=level) for seat in range(state.variant.players)]
     final = play_deal(state, bots)
     assert final.is_over and final.outcome() is not None
 
@@ -236,7 +237,7 @@ def test_the_package_exports_only_its_public_names() -> None:
     from canasta import bots
 
     assert sorted(bots.__all__) == sorted(
-        ["BOTS", "Bot", "GreedyBot", "NoLegalMoveError", "RandomBot", "make_bot"]
+        ["BOTS", "Bot", "GreedyBot", "NoLegalMoveError", "RandomBot", "SearchBot", "make_bot"]
         + ["play_deal", "play_match"]
     )
     for helper in ("Callable", "Counter", "attrs", "random", "sample_state"):
