@@ -1,11 +1,11 @@
-# The two commands of the README (`make demo`, `make test`), plus `make bench`, `make ladder`
-# (the bot ladder of docs/bots.md, minutes on two cores) and `make docs`.
+# The two commands of the README (`make demo`, `make test`), plus `make bench`, `make callgrind`,
+# `make ladder` (the bot ladder of docs/bots.md, minutes on two cores) and `make docs`.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench ladder docs docs-build clean
+.PHONY: demo test lint typecheck pytest bench callgrind ladder docs docs-build clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -36,6 +36,9 @@ docs-build: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+callgrind: $(STAMP)
+	$(BIN)/python benchmarks/callgrind.py
 
 ladder: $(STAMP)
 	$(BIN)/python benchmarks/ladder.py

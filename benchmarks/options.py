@@ -7,10 +7,10 @@ import argparse
 from collections.abc import Sequence
 
 
-def deal_parser(description: str) -> argparse.ArgumentParser:
-    """A parser with ``--deals``, ``--seed`` and ``--variants``."""
+def deal_parser(description: str, deals: int = 200) -> argparse.ArgumentParser:
+    """A parser with ``--deals`` (default ``deals``), ``--seed`` and ``--variants``."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--deals", type=int, default=200, help="deals per variant (200)")
+    parser.add_argument("--deals", type=int, default=deals, help=f"deals per variant ({deals})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (0)")
     parser.add_argument(
         "--variants",

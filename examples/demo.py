@@ -40,11 +40,11 @@ def main(seed: int = 2024) -> None:
         event = after.history()[-1]
         words = [str(move)]
         if event.cards and move.kind != "draw":
-            words.append(f"[{style.cards(CARDS[c] for c in event.cards)}]")
+            words.append(f"[{style.cards(event.cards)}]")
         if event.taken:
             words.append(f"(took {len(event.taken)} cards)")
         if event.threes:
-            words.append(f"(red three {style.cards(CARDS[c] for c in event.threes)})")
+            words.append(f"(red three {style.cards(event.threes)})")
         line += "  " + " ".join(words)
         state = after
     print(line)

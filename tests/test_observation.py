@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import canasta
-from canasta.observation import Observation, observe, sample_state
+from canasta import sample_state
+from canasta.observation import Observation, observe
 
 NAMES = canasta.variants.names()
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -159,7 +160,9 @@ def test_observation_fields_for_a_fresh_deal() -> None:
     assert obs.partner_seats == (2,)
     assert obs.legal_moves == state.legal_moves()
     assert obs.history == () and obs.known == ((), (), (), ())
-    assert obs.pile_seen == (state.pile_top,)
+    # Every card of the pile was turned up face up at the deal: the whole pile is public.
+    assert obs.pile_seen == tuple(canasta.Card.parse(c) for c in state.to_dict()["pile"].split())
+    assert obs.pile_seen[-1] == state.pile_top
     assert obs.minimum() == 50
     other = state.observe(1)
     assert other.legal_moves == () and not other.to_act

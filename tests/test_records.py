@@ -21,8 +21,10 @@ def _mixed_bots(players: int) -> list[GreedyBot | RandomBot]:
 
 @pytest.fixture(scope="module")
 def short_match() -> Match:
-    variant = canasta.variants.get("classic", target_score=1500)
-    return play_match(Match.new(variant, seed=5), _mixed_bots(4))
+    variant = canasta.variants.get("classic", target_score=2500)
+    match = play_match(Match.new(variant, seed=5), _mixed_bots(4))
+    assert len(match.deals) >= 2  # the tests below need a later deal
+    return match
 
 
 def _states_while_playing(

@@ -32,7 +32,8 @@ from canasta.moves import (
     parse_move,
     parse_moves,
 )
-from canasta.observation import Observation, sample_state
+from canasta.observation import Observation
+from canasta.sampling import sample_state
 from canasta.scoring import Outcome, ScoreLine
 from canasta.state import GameState
 from canasta.table import Meld

@@ -22,33 +22,23 @@ ACE, TWO, THREE, SEVEN = 0, 1, 2, 6
 #: The natural ranks of a meld, spec §0.2: A and 4 to K.
 NATURAL_RANKS: tuple[int, ...] = (0, *range(3, 13))
 
-# Card values, spec §1.2 (the red-three value is the variant's option D19).
-_RANK_VALUE = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
-
-
-def rank_of(code: int) -> int:
-    """Rank index of a card code (13 for the joker)."""
-    return code >> 2
+#: Card values by rank index, spec §1.2 (a red three's value is the variant's option D19).
+RANK_VALUES: tuple[int, ...] = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
+#: Codes of the red threes (3H, 3D) and of the black threes (3S, 3C), spec §2.6.
+RED_THREES: frozenset[int] = frozenset({THREE * 4 + 1, THREE * 4 + 2})
+BLACK_THREES: frozenset[int] = frozenset({THREE * 4, THREE * 4 + 3})
 
 
 def is_wild(code: int) -> bool:
-    """True for twos and jokers."""
+    """True for twos and jokers (spec §1.1)."""
     return code == JOKER or code >> 2 == TWO
-
-
-def is_red_three(code: int) -> bool:
-    return code in (9, 10)  # 3H, 3D
-
-
-def is_black_three(code: int) -> bool:
-    return code in (8, 11)  # 3S, 3C
 
 
 def card_value(code: int) -> int:
     """Point value of a card (spec §1.2); red threes count 0 here, see the variant."""
-    if code in (9, 10):
+    if code in RED_THREES:
         return 0
-    return _RANK_VALUE[code >> 2]
+    return RANK_VALUES[code >> 2]
 
 
 @attrs.frozen(repr=False, order=False)
@@ -99,11 +89,9 @@ class Card:
     @property
     def value(self) -> int:
         """Point value (spec §1.2); a red three counts 0 (option D19 lives in the variant)."""
-        if self.rank == "*":
-            return 50
-        if self.rank == "3" and self.suit in ("H", "D"):
-            return 0
-        return _RANK_VALUE[RANKS.index(self.rank)]
+        if self.suit is None:
+            return RANK_VALUES[self.rank_index]
+        return card_value(self.code)
 
     def __str__(self) -> str:
         return self.rank + (self.suit or "")

@@ -34,7 +34,7 @@ from canasta.errors import (
 from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.observation import Observation, observe
-from canasta.state import Event, GameState
+from canasta.state import GameState
 from canasta.variants import get, names
 from canasta.variants.base import Variant
 
@@ -165,14 +165,12 @@ class _Human:
 
 def _describe(state: GameState, after: GameState, move: Move, style: Any) -> str:
     """A line telling what a move did, with the exact cards shown to the table."""
-    from canasta.cards import CARDS
-
-    event = Event.between(state, move, after)
+    event = after.history()[-1]
     text = f"seat {event.seat}: {move}"
     if event.cards:
-        text += f"  ({style.cards(CARDS[c] for c in event.cards)})"
+        text += f"  ({style.cards(event.cards)})"
     if event.threes:
-        text += f"  threes laid: {style.cards(CARDS[c] for c in event.threes)}"
+        text += f"  threes laid: {style.cards(event.threes)}"
     return text
 
 

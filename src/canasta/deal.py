@@ -1,22 +1,25 @@
-"""Shuffling and dealing a new deal (spec §2.2, §3.5.2).
+"""Shuffling and dealing a new deal (spec §2.2, §3.5.2): `new_game`.
 
 The deck order is the only randomness in the library: ``new_game(seed=...)`` is
-reproducible, and `deal` accepts an exact deck for records and tests.
+reproducible, and ``new_game(deck=...)`` deals from an exact card order (for records,
+tests, and environments whose chance events pick the cards).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from canasta import engine
-from canasta.cards import JOKER
-from canasta.errors import VariantError
+from canasta._rules.transitions import deal as deal_table
+from canasta.cards import JOKER, Card, parse_codes
+from canasta.errors import NotationError, PositionError, VariantError
 from canasta.state import GameState
-from canasta.table import DRAW, NEW_TURN
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
+
+__all__ = ["full_deck", "new_game"]
 
 
 def resolve_variant(variant: Variant | str | Mapping[str, Any]) -> Variant:
@@ -42,21 +45,54 @@ def shuffled_deck(variant: Variant, seed: int | None) -> list[int]:
     return deck
 
 
+def _deck_codes(variant: Variant, deck: Sequence[Card] | str) -> list[int]:
+    """The codes of a deck given as cards or card text; it must be the variant's cards."""
+    try:
+        if isinstance(deck, str):
+            codes = list(parse_codes(deck))
+        else:
+            codes = []
+            for card in deck:
+                if not isinstance(card, Card) or card.is_pattern:
+                    raise PositionError(f"deck entries must be cards, got {card!r}")
+                codes.append(card.code)
+    except NotationError as exc:
+        raise PositionError(f"deck: {exc}") from None
+    if Counter(codes) != Counter(full_deck(variant)):
+        raise PositionError(
+            f"deck must hold exactly the {len(full_deck(variant))} cards of "
+            f"{variant.decks} deck(s), each once per deck; got {len(codes)} cards"
+        )
+    return codes
+
+
 def new_game(
     variant: Variant | str | Mapping[str, Any] = "classic",
     seed: int | None = None,
     scores: Sequence[int] | None = None,
     dealer: int | None = None,
+    *,
+    deck: Sequence[Card] | str | None = None,
 ) -> GameState:
     """Shuffle (``seed`` makes it reproducible) and deal a new deal.
 
     The deck order depends only on ``seed`` and the number of decks, so one seed deals the
-    same cards under every option of a variant.
+    same cards under every option of a variant. ``deck`` deals from an exact order instead
+    (top card first): every card of the variant's decks once per deck, as `Card` values or
+    card text.
 
     ``scores`` are the sides' cumulative scores before the deal (they set the initial-meld
     minimum); ``dealer`` defaults to the last seat, so seat 0 plays first.
+
+    Raises:
+        PositionError: ``deck`` is not exactly the variant's cards, or ``seed`` is given
+            with it.
     """
     resolved = resolve_variant(variant)
+    if deck is not None:
+        if seed is not None:
+            raise PositionError("give a seed or a deck, not both")
+        return deal(resolved, _deck_codes(resolved, deck), scores, dealer)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     return deal(resolved, shuffled_deck(resolved, seed), scores, dealer)
@@ -68,7 +104,8 @@ def deal(
     scores: Sequence[int] | None = None,
     dealer: int | None = None,
 ) -> GameState:
-    """Deal from ``deck`` (top card first) and run the upcard and red-three procedures."""
+    """Deal from ``deck`` (codes, top card first) and run the upcard and red-three
+    procedures."""
     players = variant.players
     if dealer is None:
         dealer = players - 1
@@ -78,40 +115,4 @@ def deal(
         scores = (0,) * variant.sides
     if len(scores) != variant.sides:
         raise VariantError(f"scores needs {variant.sides} entries, got {list(scores)!r}")
-    first = (dealer + 1) % players
-    hands: list[list[int]] = [[] for _ in range(players)]
-    position = 0
-    # Spec §2.2 (1): one card at a time, clockwise, starting left of the dealer.
-    for _ in range(variant.hand_size):
-        for offset in range(players):
-            hands[(first + offset) % players].append(deck[position])
-            position += 1
-    stock = list(deck[position:])
-    pile: list[int] = []
-    if variant.starts_with_upcard:
-        # Spec §2.2 (3): turn the upcard; cover it while it is in the skip set.
-        pile.append(stock.pop(0))
-        while stock and variant.upcard_covered(pile[-1]):
-            pile.append(stock.pop(0))
-    state = GameState(
-        variant=variant,
-        scores=tuple(int(s) for s in scores),
-        dealer=dealer,
-        to_move=first,
-        phase=DRAW,
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        pile=tuple(pile),
-        stock=tuple(stock),
-        melds=((),) * variant.sides,
-        threes=((),) * variant.sides,
-        frozen=any(variant.freezes_pile(c) for c in pile),
-        opened=(False,) * variant.sides,
-        melded_seats=(False,) * players,
-        turn=NEW_TURN,
-        asked=(0,) * players,
-    )
-    if variant.red_three_declare == "at_deal":
-        # Spec §2.2 (4), D3: in turn order from the first player, each replaces in full.
-        for offset in range(players):
-            state = engine.declare_threes(state, (first + offset) % players)
-    return engine.begin_turn(state, first)
+    return GameState(deal_table(variant, deck, tuple(int(s) for s in scores), dealer))

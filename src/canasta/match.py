@@ -215,7 +215,7 @@ class Match:
             variant, seed=deal_seed(self.seed, number + 1), scores=scores, dealer=dealer
         )
         if _per_game_asks(variant):
-            state = attrs.evolve(state, asked=final.asked)
+            state = state._evolve(asked=final.asked)
         return attrs.evolve(self, state=state, deals=deals, scores=scores)
 
 

@@ -1,85 +1,65 @@
-"""What one seat may know: `Observation` (api.md §5) and `sample_state`.
+"""What one seat may know: `Observation` (api.md §5).
 
 An observation is built *for an explicit seat*. It has two parts:
 
 * **what is visible now**: the seat's own hand, the other hands' sizes, every side's melds
-  and threes, the pile's top card and size, whether the pile is frozen, the stock size,
-  the scores, the phase, who is to move, the public progress of the current turn, and the
-  legal moves when the seat is to act. Two states that differ only in what the seat
-  cannot see (other hands, the stock order, the pile below its top) give equal
-  observations.
-* **what the seat remembers** (perfect recall, as in OpenSpiel): the public history of the
-  deal (every move with the exact cards it showed; cards drawn from the stock stay hidden),
-  the cards known to be in each hand (taken from the pile and not played since), and the
-  part of the pile whose discards the seat saw. Like `GameState`'s history,
-  this part does not take part in equality.
+  and threes, the pile (every card in it was discarded face up, so the whole pile is public),
+  whether the pile is frozen, the stock size, the scores, the phase, who is to move, the
+  public progress of the current turn, and the legal moves when the seat is to act.
+* **what the table remembers** (perfect recall, as in OpenSpiel): the cards known to be in
+  each hand (taken from the pile and not played since) and each seat's discards. The state
+  carries this memory forward move by move and saves it with a position, so it costs the
+  same at every ply and survives a reload.
 
-`sample_state` deals the unseen cards at random into a full
-`GameState` that gives the same observation (a *determinization*, for
-bots that search).
+Two states that differ only in what the seat cannot see (other hands, the stock order) give
+equal observations. The deal's public history (`Observation.history`) is there to read,
+but, like a state's history, not compared. `canasta.sample_state` deals the unseen cards
+into a full state that gives the same observation.
 """
 
 from __future__ import annotations
 
-import functools
-import random
-from collections import Counter
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from canasta.cards import CARDS, RANKS, Card, format_codes
 from canasta.moves import Move
-from canasta.table import NEW_TURN, OVER, WILD_RANK, Meld, Turn
+from canasta.table import (
+    NEW_TURN,
+    OVER,
+    WILD_RANK,
+    Event,
+    Meld,
+    Memory,
+    Step,
+    Table,
+    Turn,
+    evolve,
+    log_events,
+)
 from canasta.variants.base import Variant
 
 if TYPE_CHECKING:
-    from canasta.state import Event, GameState
+    from canasta.state import GameState
 
-__all__ = ["Observation", "PublicEvent", "observe", "sample_state"]
+__all__ = ["Observation", "PublicEvent", "observe"]
 
-
-@attrs.frozen
-class PublicEvent:
-    """One move of the deal as the whole table saw it.
-
-    Attributes:
-        seat: the seat that made the move.
-        move: the move as played (rank patterns are kept as written).
-        cards: the exact cards the move took from the hand (melded, laid off or
-            discarded); empty for a draw, whose cards nobody else sees.
-        taken: the pile (bottom to top) when the move took it, else empty.
-        threes: threes laid face up for the mover's side during the move.
-    """
-
-    seat: int
-    move: Move
-    cards: tuple[Card, ...]
-    taken: tuple[Card, ...]
-    threes: tuple[Card, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data: the move as text and each card group as a card string."""
-        return {
-            "seat": self.seat,
-            "move": str(self.move),
-            "cards": " ".join(map(str, self.cards)),
-            "taken": " ".join(map(str, self.taken)),
-            "threes": " ".join(map(str, self.threes)),
-        }
+#: The public event of a move (the name observations used before events showed cards).
+PublicEvent = Event
 
 
 def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in codes)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Observation:
     """Everything ``seat`` may know about a deal (api.md §5).
 
-    Build one with `canasta.GameState.observe`. Equality compares what is visible
-    now; the remembered part (``history``, ``known``, ``pile_seen``) is left out of
-    equality, as a `GameState`'s history is.
+    Build one with `canasta.GameState.observe`. Equality compares everything but the
+    ``history``, as a `GameState`'s equality does.
 
     Attributes:
         variant: the rules.
@@ -105,12 +85,13 @@ class Observation:
         went_out: the seat that went out, once the deal is over.
         concealed: the deal ended by a concealed going out.
         legal_moves: the legal moves when ``seat`` is to act, else empty.
-        history: the public history of the deal (remembered; not compared).
         known: per seat, cards known to be in that hand: taken from the pile and not
-            played since (remembered; not compared).
-        pile_seen: the top part of the pile, bottom to top, whose discards the seat saw
-            (the whole pile once the history reaches back to the last take; at least the
-            top card); remembered, not compared.
+            played since.
+        discarded: per seat, the cards that seat discarded this deal, in order.
+        pile_seen: the whole pile, bottom to top (every card in it was discarded face
+            up or turned up at the deal).
+        history: the public history of the deal since it was dealt or read (not
+            compared).
     """
 
     variant: Variant
@@ -135,11 +116,19 @@ class Observation:
     went_out: int | None
     concealed: bool
     legal_moves: tuple[Move, ...]
-    history: tuple[PublicEvent, ...] = attrs.field(eq=False, repr=False)
-    known: tuple[tuple[Card, ...], ...] = attrs.field(eq=False, repr=False)
-    pile_seen: tuple[Card, ...] = attrs.field(eq=False, repr=False)
-    # The public part of the state, hidden cards removed; sample_state fills them in.
-    _template: GameState = attrs.field(eq=False, repr=False, alias="template")
+    known: tuple[tuple[Card, ...], ...] = attrs.field(repr=False)
+    discarded: tuple[tuple[Card, ...], ...] = attrs.field(repr=False)
+    pile_seen: tuple[Card, ...] = attrs.field(repr=False)
+    # The public part of the table, hidden cards removed, with the table's memory and the
+    # deal's log: canasta.sample_state fills the hidden cards in.
+    _template: Table = attrs.field(eq=False, repr=False, alias="template")
+    _memory: Memory = attrs.field(eq=False, repr=False, alias="memory")
+    _log: Step | None = attrs.field(eq=False, repr=False, alias="log")
+
+    @cached_property
+    def history(self) -> tuple[Event, ...]:
+        """The public history of the deal since it was dealt or read, oldest first."""
+        return log_events(self._log)
 
     # -- derived facts ---------------------------------------------------------------------
 
@@ -205,6 +194,7 @@ class Observation:
             "legal_moves": [str(m) for m in self.legal_moves],
             "history": [e.to_dict() for e in self.history],
             "known": [" ".join(map(str, k)) for k in self.known],
+            "discarded": [" ".join(map(str, d)) for d in self.discarded],
             "pile_seen": " ".join(map(str, self.pile_seen)),
         }
         if self.lone is not None:
@@ -232,185 +222,47 @@ def _turn_dict(turn: Turn) -> dict[str, Any]:
     return entry
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _public(event: Event) -> PublicEvent:
-    return PublicEvent(
-        seat=event.seat,
-        move=event.move,
-        cards=_cards(event.cards),
-        taken=_cards(event.taken),
-        threes=_cards(event.threes),
-    )
-
-
-def _remove(bag: Counter[int], codes: tuple[int, ...]) -> None:
-    for code in codes:
-        if bag[code]:
-            bag[code] -= 1
-
-
-def _memory(
-    state: GameState, events: tuple[Event, ...]
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Known cards per seat and the seen top part of the pile, from the public history."""
-    laid_out = state.variant.laid_out_threes
-    known: list[Counter[int]] = [Counter() for _ in range(state.variant.players)]
-    seen = 0  # cards on top of the pile whose discard is in the history
-    whole = False  # the history reaches back to the pile's last take
-    for event in events:
-        _remove(known[event.seat], event.cards)
-        if event.taken:
-            # The top card went to a meld; the rest (threes aside) into the taker's hand.
-            known[event.seat].update(c for c in event.taken[:-1] if c not in laid_out)
-            seen, whole = 0, True
-        if event.move.kind == "discard":
-            seen += 1
-    waiting = state.turn.waiting
-    if waiting and state.to_move is not None:
-        # Pile cards waiting for the opening to complete are not in the hand yet.
-        _remove(known[state.to_move], waiting)
-    pile = state.pile
-    count = len(pile) if whole else min(max(seen, 1 if pile else 0), len(pile))
-    return (
-        tuple(tuple(sorted(bag.elements())) for bag in known),
-        pile[len(pile) - count :],
-    )
-
-
-def observe(
-    state: GameState, seat: int, *, history: tuple[Event, ...] | None = None
+def build(
+    table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
-    """What ``seat`` may know about ``state``; see `Observation`.
-
-    Args:
-        state: the deal.
-        seat: the seat to observe for, ``0 .. players - 1``.
-        history: the deal's events to remember, by default ``state.history()``
-            (pass ``()`` for an observation without memory, which is cheaper).
-
-    Returns:
-        The seat's `Observation`.
-
-    Raises:
-        ValueError: ``seat`` is not a seat of the variant.
-    """
-    players = state.variant.players
-    if not (isinstance(seat, int) and 0 <= seat < players):
+    """The observation of ``seat``, from the records of a state and its legal moves."""
+    players = table.variant.players
+    if not (type(seat) is int and 0 <= seat < players):
         raise ValueError(f"seat must be from 0 to {players - 1}, got {seat!r}")
-    events = state.history() if history is None else history
-    known, seen = _memory(state, events)
-    hidden_hands = tuple(h if s == seat else () for s, h in enumerate(state.hands))
-    template = attrs.evolve(state, hands=hidden_hands, stock=(), pile=state.pile[-1:])
+    hidden_hands = tuple(h if s == seat else () for s, h in enumerate(table.hands))
+    pile = table.pile
     return Observation(
-        variant=state.variant,
+        variant=table.variant,
         seat=seat,
-        scores=state.scores,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_move=state.to_move,
-        hand=_cards(state.hands[seat]),
-        hand_sizes=tuple(len(h) for h in state.hands),
-        melds=state.melds,
-        threes=tuple(_cards(t) for t in state.threes),
-        opened=state.opened,
-        melded_seats=state.melded_seats,
-        pile_top=state.pile_top,
-        pile_size=len(state.pile),
-        frozen=state.frozen,
-        stock_size=len(state.stock),
-        turn=state.turn,
-        asked=state.asked,
-        lone=getattr(state, "lone", None),
-        went_out=state.went_out,
-        concealed=state.concealed,
-        legal_moves=state.legal_moves() if state.to_move == seat else (),
-        history=tuple(_public(e) for e in events),
-        known=tuple(_cards(k) for k in known),
-        pile_seen=_cards(seen),
-        template=template,
+        scores=table.scores,
+        dealer=table.dealer,
+        phase=table.phase,
+        to_move=table.to_move,
+        hand=_cards(table.hands[seat]),
+        hand_sizes=tuple(len(h) for h in table.hands),
+        melds=table.melds,
+        threes=tuple(_cards(t) for t in table.threes),
+        opened=table.opened,
+        melded_seats=table.melded_seats,
+        pile_top=CARDS[pile[-1]] if pile else None,
+        pile_size=len(pile),
+        frozen=table.frozen,
+        stock_size=len(table.stock),
+        turn=table.turn,
+        asked=table.asked,
+        lone=table.lone,
+        went_out=table.went_out,
+        concealed=table.concealed,
+        legal_moves=legal,
+        known=tuple(_cards(k) for k in memory.known),
+        discarded=tuple(_cards(d) for d in memory.discarded),
+        pile_seen=_cards(pile),
+        template=evolve(table, hands=hidden_hands, stock=()),
+        memory=memory,
+        log=log,
     )
 
 
-def _deck(variant: Variant) -> Counter[int]:
-    from canasta.deal import full_deck
-
-    return Counter(full_deck(variant))
-
-
-def sample_state(observation: Observation, rng: random.Random | None = None) -> GameState:
-    """A full game state consistent with ``observation``, hidden cards dealt at random.
-
-    The cards the seat has not seen are shuffled and dealt to the other hands (after the
-    cards known to be there), to the pile below the part the seat saw, and to the stock,
-    each with its observed size. Threes that the variant lays face up are never dealt into
-    a hand, and the pile's hidden part agrees with ``frozen``. The result gives an
-    observation equal to ``observation`` for the same seat; its history is empty.
-
-    Args:
-        observation: an observation made by `observe`.
-        rng: the source of randomness (a new unseeded ``random.Random`` by default).
-
-    Returns:
-        A `GameState`.
-
-    Raises:
-        ValueError: the observation cannot be completed (it is inconsistent).
-    """
-    rng = rng if rng is not None else random.Random()
-    obs = observation
-    variant = obs.variant
-    laid_out = variant.laid_out_threes
-    pool = _deck(variant)
-    used: list[int] = [c.code for c in obs.hand]
-    used += [c for side in obs.melds for m in side for c in m.codes]
-    used += [c.code for side in obs.threes for c in side]
-    used += [c.code for c in obs.pile_seen]
-    used += list(obs.turn.waiting)
-    for seat, known_cards in enumerate(obs.known):
-        if seat != obs.seat:
-            used += [c.code for c in known_cards]
-    left = pool.copy()
-    left.subtract(used)
-    if any(n < 0 for n in left.values()):
-        raise ValueError("observation uses more cards than the variant's decks hold")
-    cards = list(left.elements())
-    rng.shuffle(cards)
-
-    def take(count: int, allowed: Any, what: str) -> list[int]:
-        chosen: list[int] = []
-        rest: list[int] = []
-        for code in cards:
-            if len(chosen) < count and allowed(code):
-                chosen.append(code)
-            else:
-                rest.append(code)
-        if len(chosen) < count:
-            raise ValueError(f"cannot complete the observation: too few unseen cards for {what}")
-        cards[:] = rest
-        return chosen
-
-    # The pile below the part the seat saw.
-    hidden_pile = obs.pile_size - len(obs.pile_seen)
-    bottom: list[int] = []
-    if hidden_pile > 0:
-        seen_freezes = any(variant.freezes_pile(c.code) for c in obs.pile_seen)
-        if obs.frozen and not seen_freezes:
-            bottom = take(1, variant.freezes_pile, "the frozen pile")
-            hidden_pile -= 1
-        bottom += take(
-            hidden_pile,
-            lambda c: c not in laid_out and not variant.freezes_pile(c),
-            "the pile",
-        )
-        rng.shuffle(bottom)
-    hands: list[tuple[int, ...]] = []
-    for seat, size in enumerate(obs.hand_sizes):
-        if seat == obs.seat:
-            hands.append(tuple(c.code for c in obs.hand))
-            continue
-        known = [c.code for c in obs.known[seat]]
-        extra = take(size - len(known), lambda c: c not in laid_out, f"seat {seat}'s hand")
-        hands.append(tuple(sorted(known + extra)))
-    stock = take(obs.stock_size, lambda c: True, "the stock")
-    pile = tuple(bottom) + tuple(c.code for c in obs.pile_seen)
-    return attrs.evolve(obs._template, hands=tuple(hands), pile=pile, stock=tuple(stock))
+def observe(state: GameState, seat: int) -> Observation:
+    """What ``seat`` may know about ``state``: the same as ``state.observe(seat)``."""
+    return state.observe(seat)

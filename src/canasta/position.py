@@ -1,7 +1,9 @@
 """The position format (api.md §6): ``GameState.to_dict`` and ``GameState.from_dict``.
 
-Input is checked thoroughly; any problem raises `PositionError`
-saying what is wrong, and nothing partial is ever returned.
+A position is the table (`canasta.table.Table`) and what the table remembers
+(`canasta.table.Memory`: the keys ``known`` and ``discarded``), so a reloaded deal observes
+like the original. Input is checked thoroughly; any problem raises `PositionError` saying
+what is wrong, and nothing partial is ever returned.
 """
 
 from __future__ import annotations
@@ -13,8 +15,19 @@ from typing import Any
 
 from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, format_codes, parse_codes
 from canasta.errors import CanastaError, NotationError, PositionError
-from canasta.state import GameState
-from canasta.table import ANSWER, DRAW, NEW_TURN, OVER, PLAY, WILD_RANK, Group, Meld, Turn
+from canasta.table import (
+    ANSWER,
+    DRAW,
+    NEW_TURN,
+    OVER,
+    PLAY,
+    WILD_RANK,
+    Group,
+    Meld,
+    Memory,
+    Table,
+    Turn,
+)
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
 
@@ -37,6 +50,8 @@ _KEYS = {
     "concealed",
     "opened",
     "lone",
+    "known",
+    "discarded",
 }
 _TURN_KEYS = {
     "took_pile",
@@ -57,7 +72,7 @@ def _variant_entry(variant: Variant) -> str | dict[str, Any]:
     return variant.name if len(config) == 1 else config
 
 
-def to_dict(st: GameState) -> dict[str, Any]:
+def to_dict(st: Table, memory: Memory) -> dict[str, Any]:
     data: dict[str, Any] = {
         "variant": _variant_entry(st.variant),
         "scores": list(st.scores),
@@ -102,6 +117,10 @@ def to_dict(st: GameState) -> dict[str, Any]:
     if st.phase == OVER:
         data["went_out"] = st.went_out
         data["concealed"] = st.concealed
+    if any(memory.known):
+        data["known"] = [format_codes(k) for k in memory.known]
+    if any(memory.discarded):
+        data["discarded"] = [format_codes(d) for d in memory.discarded]
     return data
 
 
@@ -206,7 +225,25 @@ def _turn(value: Any) -> Turn:
     return Turn(**fields)
 
 
-def from_dict(data: Any) -> GameState:
+def _memory(data: Mapping[str, Any], hands: tuple[tuple[int, ...], ...]) -> Memory:
+    """The keys ``known`` and ``discarded``: what the table remembers of the deal."""
+    players = len(hands)
+    known: list[tuple[int, ...]] = []
+    for seat, entry in enumerate(_list(data.get("known", [""] * players), "known", players)):
+        cards = tuple(sorted(_cards(entry, f"known[{seat}]")))
+        if Counter(cards) - Counter(hands[seat]):
+            raise _fail(f"known[{seat}] holds cards that are not in hands[{seat}]")
+        known.append(cards)
+    discarded = tuple(
+        _cards(entry, f"discarded[{seat}]")
+        for seat, entry in enumerate(
+            _list(data.get("discarded", [""] * players), "discarded", players)
+        )
+    )
+    return Memory(known=tuple(known), discarded=discarded)
+
+
+def from_dict(data: Any) -> tuple[Table, Memory]:
     if not isinstance(data, Mapping):
         raise _fail(f"a position must be a mapping, got {type(data).__name__}")
     unknown = set(data) - _KEYS
@@ -239,7 +276,7 @@ def from_dict(data: Any) -> GameState:
         # Spec §2.6, §3.5.2: such threes never stay in a hand during play (with
         # red_three_declare=first_turn, a seat that has not played yet may still hold them).
         for seat, hand in enumerate(hands):
-            if (seat == to_move or variant.red_three_declare == "at_deal") and any(
+            if (seat == to_move or variant.declares_threes_at_deal) and any(
                 c in variant.laid_out_threes for c in hand
             ):
                 raise _fail(f"hands[{seat}] holds a three that must be laid face up")
@@ -309,10 +346,10 @@ def from_dict(data: Any) -> GameState:
             raise _fail(f"seed must be an integer, got {data[key]!r}")
     lone = data.get("lone")
     if lone is not None:
-        if not variant.cutthroat:
+        if not variant.lone_hand_on_first_pickup:
             raise _fail("lone is only allowed in a cutthroat variant")
         lone = _int(lone, "lone", 0, players - 1)
-    return GameState(
+    table = Table(
         variant=variant,
         scores=scores,
         dealer=dealer,
@@ -332,3 +369,4 @@ def from_dict(data: Any) -> GameState:
         concealed=concealed,
         lone=lone,
     )
+    return table, _memory(data, hands)

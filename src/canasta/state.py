@@ -1,199 +1,255 @@
 """The public game state of one deal: `GameState` (api.md §4).
 
-A ``GameState`` is an immutable value. Every rule lives in `canasta.engine`; this
-module is the thin public face that parses moves, caches the legal-move list and converts
-to and from the position format.
+A ``GameState`` is an immutable value over three records: the table (`canasta.table.Table`:
+every card's place and the turn's progress), the table's memory of the deal (what every seat
+saw), and the deal's event log. It holds no reference to earlier states: the log is shared
+between states, and the memory is carried forward by each move. Every rule lives in
+`canasta._rules`; this module parses moves, caches the legal-move list and converts to and
+from the position format.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import attrs
-
-from canasta import engine
+from canasta import scoring
+from canasta._rules.facts import context
+from canasta._rules.generate import legal_moves
+from canasta._rules.legality import Decision, after_reason, decide
+from canasta._rules.recall import fresh_memory, remember, step
+from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card
-from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
+from canasta.errors import IllegalMoveError, IllegalReason, PositionError, ReplayError
 from canasta.moves import Move, flatten_moves, parse_move
-from canasta.table import NEW_TURN, OVER, Meld, Turn
+from canasta.observation import Observation, build
+from canasta.position import from_dict, to_dict
+from canasta.scoring import Outcome
+from canasta.table import (
+    OVER,
+    Event,
+    Meld,
+    Memory,
+    RawStep,
+    Step,
+    Table,
+    Turn,
+    evolve,
+    log_events,
+    log_of,
+    log_steps,
+)
 from canasta.variants.base import Variant
 
-if TYPE_CHECKING:
-    from canasta.observation import Observation
-    from canasta.scoring import Outcome
+__all__ = ["GameState"]
+
+_set_attr = object.__setattr__
 
 
-@attrs.frozen
-class Event:
-    """One move of the deal's history, with what it showed the table."""
-
-    seat: int
-    move: Move
-    #: the exact cards (codes) the move took from the hand: melded, laid off or discarded
-    cards: tuple[int, ...]
-    #: the pile's cards (bottom to top) when the move took the pile, else empty
-    taken: tuple[int, ...]
-    #: threes laid face up for the mover's side during the move (drawn or taken)
-    threes: tuple[int, ...]
-
-    @classmethod
-    def between(cls, before: GameState, move: Move, after: GameState) -> Event:
-        """The event of ``move``, which led from ``before`` to ``after``."""
-        seat = before.to_move
-        assert seat is not None
-        side = before.variant.side_of(seat)
-        return cls(
-            seat=seat,
-            move=move,
-            cards=engine.cards_used(before, move),
-            taken=before.pile if move.kind == "take" else (),
-            threes=after.threes[side][len(before.threes[side]) :],
-        )
-
-
-# slots=False: the engine copies states through their __dict__ (see table.evolve), which
-# is several times cheaper than setting slots one by one.
-@attrs.frozen(eq=False, repr=False, slots=False)
 class GameState:
     """One deal of Canasta: every card's place, whose turn it is, and the turn's progress.
 
     Build one with `canasta.new_game` or `from_dict`; change it only through
-    `apply` and `play`, which return new states.
+    `apply` and `play`, which return new states. States are immutable values: equal when
+    the table and what it remembers are equal (the history aside); `copy.copy` and
+    `copy.deepcopy` return the state itself.
     """
 
-    variant: Variant
-    #: each side's cumulative score before this deal (sets the initial-meld minimum)
-    scores: tuple[int, ...]
-    dealer: int
-    #: the seat to act, or None once the deal is over
-    to_move: int | None
-    #: "draw", "play", "answer" or "over"
-    phase: str
-    #: each seat's hand, as sorted card codes (see `hand`)
-    hands: tuple[tuple[int, ...], ...]
-    #: the discard pile, bottom to top, as card codes
-    pile: tuple[int, ...]
-    #: the stock in draw order, as card codes
-    stock: tuple[int, ...]
-    #: each side's melds
-    melds: tuple[tuple[Meld, ...], ...]
-    #: each side's threes laid face up, as card codes
-    threes: tuple[tuple[int, ...], ...]
-    #: the pile holds a wild card or an upcard red three (spec §2.7)
-    frozen: bool
-    #: each side has completed its initial meld this deal
-    opened: tuple[bool, ...]
-    #: each seat has melded or laid off earlier in this deal (spec §2.10)
-    melded_seats: tuple[bool, ...]
-    #: the progress of the current turn
-    turn: Turn = NEW_TURN
-    #: times each seat has asked partner (Modern American limit, D26)
-    asked: tuple[int, ...] = ()
-    #: the seat that went out, once the deal is over
-    went_out: int | None = None
-    #: the deal ended by a concealed going out
-    concealed: bool = False
-    #: 3-player cutthroat (spec §3.3): the lone hand, once the pile has been taken
-    lone: int | None = None
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False)
-    _legal_ids: frozenset[int] | None = attrs.field(default=None, init=False)
-    #: (the state before, the move that led here); walked by history()
-    _history: tuple[GameState, Move] | None = attrs.field(default=None, init=False)
-    _events: tuple[Event, ...] | None = attrs.field(default=None, init=False)
-    _counts: list[int] | None = attrs.field(default=None, init=False)
-    _ctx: Any = attrs.field(default=None, init=False)
+    __slots__ = ("__weakref__", "_events", "_legal", "_legal_ids", "_log", "_memory", "_table")
+
+    _table: Table
+    _memory: Memory
+    _log: Step | None
+    _legal: tuple[Move, ...] | None
+    _legal_ids: frozenset[int] | None
+    _events: tuple[Event, ...] | None
+
+    def __init__(self, table: Table, memory: Memory | None = None, log: Step | None = None):
+        _set_attr(self, "_table", table)
+        _set_attr(self, "_memory", memory if memory is not None else fresh_memory(table))
+        _set_attr(self, "_log", log)
+        _set_attr(self, "_legal", None)
+        _set_attr(self, "_legal_ids", None)
+        _set_attr(self, "_events", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"GameState is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"GameState is immutable: cannot delete {name!r}")
 
     # -- reading the state --------------------------------------------------------------
 
     @property
+    def variant(self) -> Variant:
+        return self._table.variant
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's cumulative score before this deal (sets the initial-meld minimum)."""
+        return self._table.scores
+
+    @property
+    def dealer(self) -> int:
+        return self._table.dealer
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or None once the deal is over."""
+        return self._table.to_move
+
+    @property
+    def phase(self) -> str:
+        """``"draw"``, ``"play"``, ``"answer"`` or ``"over"``."""
+        return self._table.phase
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        return self._table.hands
+
+    @property
+    def pile(self) -> tuple[int, ...]:
+        return self._table.pile
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        return self._table.stock
+
+    @property
+    def melds(self) -> tuple[tuple[Meld, ...], ...]:
+        """Each side's melds."""
+        return self._table.melds
+
+    @property
+    def threes(self) -> tuple[tuple[int, ...], ...]:
+        return self._table.threes
+
+    @property
+    def frozen(self) -> bool:
+        """The pile is frozen (a wild card or an upcard red three is in it)."""
+        return self._table.frozen
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        """Each side has completed its initial meld this deal."""
+        return self._table.opened
+
+    @property
+    def melded_seats(self) -> tuple[bool, ...]:
+        """Each seat has melded or laid off earlier in this deal."""
+        return self._table.melded_seats
+
+    @property
+    def turn(self) -> Turn:
+        """The progress of the current turn."""
+        return self._table.turn
+
+    @property
+    def asked(self) -> tuple[int, ...]:
+        """How often each seat has asked partner this deal."""
+        return self._table.asked
+
+    @property
+    def went_out(self) -> int | None:
+        """The seat that went out, once the deal is over."""
+        return self._table.went_out
+
+    @property
+    def concealed(self) -> bool:
+        """The deal ended by a concealed going out."""
+        return self._table.concealed
+
+    @property
+    def lone(self) -> int | None:
+        """3-player cutthroat: the lone hand, once the pile has been taken."""
+        return self._table.lone
+
+    @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self._table.phase == OVER
 
     @property
     def players(self) -> int:
-        return self.variant.players
+        return self._table.variant.players
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """A seat's hand as cards."""
-        return tuple(CARDS[c] for c in self.hands[seat])
+        return tuple(CARDS[c] for c in self._table.hands[seat])
 
     @property
     def pile_top(self) -> Card | None:
-        return CARDS[self.pile[-1]] if self.pile else None
+        pile = self._table.pile
+        return CARDS[pile[-1]] if pile else None
 
     def side_of(self, seat: int) -> int:
-        return self.variant.side_of(seat)
-
-    @property
-    def side_to_move(self) -> int | None:
-        return None if self.to_move is None else self.variant.side_of(self.to_move)
+        return self._table.variant.side_of(seat)
 
     def counts(self) -> list[int]:
-        """The hand of the seat to move, counted by rank index (cached)."""
-        counts = self._counts
-        if counts is None:
-            counts = [0] * 14
-            if self.to_move is not None:
-                for code in self.hands[self.to_move]:
-                    counts[code >> 2] += 1
-            self.__dict__["_counts"] = counts
-        return counts
+        """The hand of the seat to move, counted by rank index (a fresh list)."""
+        return context(self._table).counts.copy()
 
     # -- moves ----------------------------------------------------------------------------
 
     def legal_moves(self) -> tuple[Move, ...]:
-        """Every legal play, once each, suit-free, in the order documented in the engine."""
+        """Every legal play, once each, suit-free, in the documented order."""
         legal = self._legal
         if legal is None:
-            legal = engine.legal_moves(self)
+            legal = legal_moves(self._table)
             # Caches, not state: written past the frozen front door.
-            self.__dict__["_legal"] = legal
-            self.__dict__["_legal_ids"] = frozenset(map(id, legal))
+            _set_attr(self, "_legal", legal)
+            _set_attr(self, "_legal_ids", frozenset(map(id, legal)))
         return legal
 
     def check(self, move: Move | str) -> IllegalReason | None:
         """None if ``move`` is legal here, else the reason it is not."""
-        return engine.check(self, parse_move(move))
+        return self._reason(parse_move(move))[0]
 
     def is_legal(self, move: Move | str) -> bool:
         return self.check(move) is None
 
+    def _reason(self, move: Move) -> tuple[IllegalReason | None, Decision | None]:
+        table = self._table
+        ids = self._legal_ids
+        # A move taken from the cached legal list needs no second check.
+        listed = ids is not None and id(move) in ids
+        decision = decide(table, move, listed)
+        if isinstance(decision, IllegalReason):
+            return decision, None
+        if decision.play is not None and not listed:
+            reason = after_reason(table, context(table), decision.play)
+            if reason is not None:
+                return reason, None
+        return None, decision
+
     def apply(self, move: Move | str) -> GameState:
         """The state after ``move``; raises IllegalMoveError (this state is unchanged)."""
         parsed = parse_move(move)
-        ids = self._legal_ids
-        # A move taken from the cached legal list needs no second check.
-        if ids is None or id(parsed) not in ids:
-            reason = engine.check(self, parsed)
-            if reason is not None:
-                raise IllegalMoveError(parsed, reason)
-        return self._advance(parsed)
+        reason, decision = self._reason(parsed)
+        if decision is None:
+            assert reason is not None
+            raise IllegalMoveError(parsed, reason)
+        return self._advance(decision)
 
-    def _advance(self, move: Move) -> GameState:
-        """Apply a checked move; the new state remembers this one for `history`."""
-        after = engine.apply(self, move)
-        after.__dict__["_history"] = (self, move)
-        return after
+    def _advance(self, decision: Decision) -> GameState:
+        """Commit a legal decision: the next table, memory and log."""
+        before = self._table
+        after = commit(before, decision)
+        new = object.__new__(GameState)
+        _set_attr(new, "_table", after)
+        _set_attr(new, "_memory", remember(self._memory, before, decision, after))
+        _set_attr(new, "_log", step(self._log, before, decision, after))
+        _set_attr(new, "_legal", None)
+        _set_attr(new, "_legal_ids", None)
+        _set_attr(new, "_events", None)
+        return new
 
     def history(self) -> tuple[Event, ...]:
-        """The moves played since this state was dealt or read, oldest first.
-
-        Each state caches its history, built on its predecessor's, so asking every state
-        of a deal in turn costs one event per move.
-        """
-        chain: list[GameState] = []
-        state = self
-        while state._events is None and state._history is not None:
-            chain.append(state)
-            state = state._history[0]
-        events = state._events if state._events is not None else ()
-        for later in reversed(chain):
-            assert later._history is not None
-            before, move = later._history
-            events = (*events, Event.between(before, move, later))
-            later.__dict__["_events"] = events  # a cache: frozen only to users
+        """The moves played since this state was dealt or read, oldest first."""
+        events = self._events
+        if events is None:
+            events = log_events(self._log)
+            _set_attr(self, "_events", events)
         return events
 
     def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:
@@ -203,48 +259,42 @@ class GameState:
         """
         state = self
         for ply, parsed in enumerate(flatten_moves(moves)):
-            reason = engine.check(state, parsed)
-            if reason is not None:
+            reason, decision = state._reason(parsed)
+            if decision is None:
+                assert reason is not None
                 raise ReplayError(parsed, reason, ply)
-            state = state._advance(parsed)
+            state = state._advance(decision)
         return state
 
     def outcome(self) -> Outcome | None:
         """None until the deal is over; then the scores with their breakdown."""
-        if self.phase != OVER:
+        if self._table.phase != OVER:
             return None
-        from canasta.scoring import score_deal
-
-        return score_deal(self)
+        return scoring.score_deal(self._table)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may see (api.md §5)."""
-        from canasta.observation import observe
-
-        return observe(self, seat)
+        table = self._table
+        legal = self.legal_moves() if table.to_move == seat else ()
+        return build(table, self._memory, self._log, seat, legal)
 
     # -- the position format ----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """The position format of api.md §6."""
-        from canasta.position import to_dict
-
-        return to_dict(self)
+        return to_dict(self._table, self._memory)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
         """Read a position (api.md §6); raises PositionError on bad input."""
-        from canasta.position import from_dict
-
-        return from_dict(data)
+        table, memory = from_dict(data)
+        return cls(table, memory)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
-        from canasta.errors import PositionError
-
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -253,39 +303,38 @@ class GameState:
 
     # -- value semantics -------------------------------------------------------------------
 
-    def _key(self) -> tuple[Any, ...]:
-        return (
-            self.variant,
-            self.scores,
-            self.dealer,
-            self.to_move,
-            self.phase,
-            self.hands,
-            self.pile,
-            self.stock,
-            self.melds,
-            self.threes,
-            self.frozen,
-            self.opened,
-            self.melded_seats,
-            self.turn,
-            self.asked,
-            self.went_out,
-            self.concealed,
-            self.lone,
-        )
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
             return NotImplemented
-        return self is other or self._key() == other._key()
+        return self is other or (self._table == other._table and self._memory == other._memory)
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._table)
+
+    def _evolve(self, **changes: Any) -> GameState:
+        """This state with table fields changed (for the library's own modules: a match
+        carrying Modern American partner questions into the next deal)."""
+        return GameState(evolve(self._table, **changes), self._memory, self._log)
+
+    def __copy__(self) -> GameState:
+        return self  # immutable: a copy would be the same value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The log as a flat tuple of events: pickling the linked steps would recurse once
+        # per move.
+        return (_restore, (self._table, self._memory, log_steps(self._log)))
 
     def __repr__(self) -> str:
         top = self.pile_top
+        table = self._table
         return (
-            f"<GameState {self.variant.name} phase={self.phase} to_move={self.to_move} "
-            f"stock={len(self.stock)} pile={len(self.pile)} top={top}>"
+            f"<GameState {table.variant.name} phase={table.phase} to_move={table.to_move} "
+            f"stock={len(table.stock)} pile={len(table.pile)} top={top}>"
         )
+
+
+def _restore(table: Table, memory: Memory, steps: tuple[RawStep, ...]) -> GameState:
+    return GameState(table, memory, log_of(steps))

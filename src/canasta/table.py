@@ -1,23 +1,48 @@
-"""The cards on the table: melds, and the per-turn bookkeeping of the player to move.
+"""The plain records of a deal: what is on the table, the turn's progress, what the table
+remembers, and the events of the deal.
 
-These are plain frozen values; the engine (`canasta.engine`) decides how they change.
+These are frozen values with no rules in them: `canasta._rules` reads and builds them,
+and `canasta.GameState` is the public face over them. Cards are engine codes here (see
+`canasta.cards`); the public values built from them show `Card` values.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
 
-from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, card_value, is_wild
+from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, is_wild
+from canasta.moves import Move
+
+if TYPE_CHECKING:
+    from canasta.variants.base import Variant
 
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
+#: A canasta is a meld of seven cards or more (spec §2.5), in every variant.
+CANASTA_SIZE = 7
+
+
+class ScoreLine(NamedTuple):
+    """One named row of a side's deal score."""
+
+    label: str
+    points: int
+
+
+def score_lines(*rows: tuple[str, int]) -> tuple[ScoreLine, ...]:
+    """Named score rows, leaving out those worth 0."""
+    return tuple(ScoreLine(label, points) for label, points in rows if points)
+
+
+# Phases of a turn (api.md §4).
+DRAW, PLAY, ANSWER, OVER = "draw", "play", "answer", "over"
 
 
 @attrs.frozen
 class Meld:
-    """A side's meld: its rank and its cards (engine codes, sorted).
+    """A side's meld: its rank and its cards.
 
     ``rank`` is a natural rank index (A, 4..K), `THREE` for the black
     threes of a going-out meld, or `WILD_RANK` for a meld of wild cards only.
@@ -35,7 +60,7 @@ class Meld:
     def __attrs_post_init__(self) -> None:
         size = len(self.codes)
         object.__setattr__(self, "size", size)
-        object.__setattr__(self, "is_canasta", size >= 7 and self.rank != THREE)
+        object.__setattr__(self, "is_canasta", size >= CANASTA_SIZE and self.rank != THREE)
 
     @classmethod
     def of(cls, rank: int, codes: tuple[int, ...]) -> Meld:
@@ -54,6 +79,11 @@ class Meld:
             self.naturals + naturals,
             self.wilds + wilds,
         )
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The meld's cards, sorted."""
+        return tuple(CARDS[c] for c in self.codes)
 
     @property
     def is_natural(self) -> bool:
@@ -120,8 +150,151 @@ class Turn:
 
 NEW_TURN = Turn()
 
-# Phases of a turn (api.md §4).
-DRAW, PLAY, ANSWER, OVER = "draw", "play", "answer", "over"
+
+# slots=False: the rules copy records through their __dict__ (see `evolve`), which is
+# several times cheaper than setting slots one by one.
+@attrs.frozen(slots=False, repr=False)
+class Table:
+    """Every card's place in one deal, whose turn it is, and the turn's progress.
+
+    The record the rules read and build; `canasta.GameState` is its public face.
+    """
+
+    variant: Variant
+    #: each side's cumulative score before this deal (sets the initial-meld minimum)
+    scores: tuple[int, ...]
+    dealer: int
+    #: the seat to act, or None once the deal is over
+    to_move: int | None
+    #: "draw", "play", "answer" or "over"
+    phase: str
+    #: each seat's hand, as sorted card codes
+    hands: tuple[tuple[int, ...], ...]
+    #: the discard pile, bottom to top
+    pile: tuple[int, ...]
+    #: the stock in draw order
+    stock: tuple[int, ...]
+    #: each side's melds
+    melds: tuple[tuple[Meld, ...], ...]
+    #: each side's threes laid face up
+    threes: tuple[tuple[int, ...], ...]
+    #: the pile holds a wild card or an upcard red three (spec §2.7)
+    frozen: bool
+    #: each side has completed its initial meld this deal
+    opened: tuple[bool, ...]
+    #: each seat has melded or laid off earlier in this deal (spec §2.10)
+    melded_seats: tuple[bool, ...]
+    #: the progress of the current turn
+    turn: Turn = NEW_TURN
+    #: times each seat has asked partner (Modern American limit, D26)
+    asked: tuple[int, ...] = ()
+    #: the seat that went out, once the deal is over
+    went_out: int | None = None
+    #: the deal ended by a concealed going out
+    concealed: bool = False
+    #: 3-player cutthroat (spec §3.3): the lone hand, once the pile has been taken
+    lone: int | None = None
+    #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
+    _ctx: Any = attrs.field(default=None, init=False, eq=False)
+
+
+@attrs.frozen
+class Memory:
+    """What the whole table remembers of a deal's past (every seat saw it happen).
+
+    Carried forward by each move, so an observation costs the same at any ply, and saved
+    with a position, so a reloaded deal observes like the original.
+    """
+
+    #: per seat, the cards known to be in that hand: taken from the pile, not played since
+    known: tuple[tuple[int, ...], ...]
+    #: per seat, the cards that seat discarded this deal, in order
+    discarded: tuple[tuple[int, ...], ...]
+
+
+@attrs.frozen
+class Event:
+    """One move of a deal as the whole table saw it.
+
+    Attributes:
+        seat: the seat that made the move.
+        move: the move as played (rank patterns are kept as written).
+        cards: the exact cards the move took from the hand (melded, laid off or
+            discarded); empty for a draw, whose cards nobody else sees.
+        taken: the pile (bottom to top) when the move took it, else empty.
+        threes: threes laid face up for the mover's side during the move.
+    """
+
+    seat: int
+    move: Move
+    cards: tuple[Card, ...]
+    taken: tuple[Card, ...]
+    threes: tuple[Card, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: the move as text and each card group as a card string."""
+        return {
+            "seat": self.seat,
+            "move": str(self.move),
+            "cards": " ".join(map(str, self.cards)),
+            "taken": " ".join(map(str, self.taken)),
+            "threes": " ".join(map(str, self.threes)),
+        }
+
+
+class Step(NamedTuple):
+    """A link of a deal's event log: one move as the table saw it, and the log before it.
+
+    States share the log: appending a step does not copy the steps before it. The cards
+    are codes; `log_events` shows them as an `Event` each.
+    """
+
+    before: Step | None
+    #: the number of steps up to and including this one
+    length: int
+    seat: int
+    move: Move
+    cards: tuple[int, ...]
+    taken: tuple[int, ...]
+    threes: tuple[int, ...]
+
+
+#: One step without its link, as a pickled state stores its log.
+RawStep = tuple[int, Move, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _shown(codes: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(CARDS[c] for c in codes)
+
+
+def log_events(log: Step | None) -> tuple[Event, ...]:
+    """The events of a log, oldest first."""
+    events: list[Event] = []
+    while log is not None:
+        events.append(
+            Event(log.seat, log.move, _shown(log.cards), _shown(log.taken), _shown(log.threes))
+        )
+        log = log.before
+    events.reverse()
+    return tuple(events)
+
+
+def log_steps(log: Step | None) -> tuple[RawStep, ...]:
+    """The steps of a log without their links, oldest first."""
+    steps: list[RawStep] = []
+    while log is not None:
+        steps.append((log.seat, log.move, log.cards, log.taken, log.threes))
+        log = log.before
+    steps.reverse()
+    return tuple(steps)
+
+
+def log_of(steps: tuple[RawStep, ...]) -> Step | None:
+    """A log holding ``steps``."""
+    log: Step | None = None
+    for length, raw in enumerate(steps, 1):
+        log = Step(log, length, *raw)
+    return log
 
 
 _T = TypeVar("_T")
@@ -134,7 +307,7 @@ def evolve(inst: _T, **changes: Any) -> _T:
 
     Like ``attrs.evolve`` but much cheaper: it copies the instance dictionary instead of
     running ``__init__`` (no validators run; fields with ``init=False``, the caches, are
-    reset to None). The engine calls it on every move.
+    reset to None). The rules call it on every move.
     """
     cls = type(inst)
     reset = _RESET.get(cls)

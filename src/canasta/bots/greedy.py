@@ -21,7 +21,7 @@ from canasta.bots.strategy import (
 )
 from canasta.cards import THREE, Card
 from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Take
-from canasta.observation import Observation, observe
+from canasta.observation import Observation
 from canasta.state import GameState
 from canasta.table import WILD_RANK, Meld
 from canasta.variants.base import Variant
@@ -208,7 +208,7 @@ class GreedyBot:
             for _ in range(_TURN_MOVES):
                 if state.is_over or state.to_move != seat:
                     break
-                step = observe(state, seat, history=())
+                step = state.observe(seat)
                 move = self._play(step, step.legal_moves)
                 played.append(move)
                 state = state.apply(move)
@@ -492,7 +492,7 @@ class GreedyBot:
         for _ in range(_TURN_MOVES):
             if state.is_over or state.to_move != seat or state.opened[side]:
                 break
-            step = observe(state, seat, history=())
+            step = state.observe(seat)
             move = self._meld_choice(step, step.legal_moves)
             if move is None:
                 break
@@ -637,8 +637,7 @@ class GreedyBot:
             if known.get(rank, 0) >= 2:
                 score -= 200.0 + 10 * obs.pile_size
             # The next player just passed this rank by: it is less likely to help them.
-            recent = [e for e in obs.history[-8:] if e.seat == nxt and e.move.kind == "discard"]
-            if any(c.rank == rank for e in recent for c in e.cards):
+            if any(c.rank == rank for c in obs.discarded[nxt][-1:]):
                 score += 30.0
             # Copies of the rank nobody has shown: the fewer, the less likely a pair.
             unseen = 4 * variant.decks - self._visible(obs, rank) - known.get(rank, 0)

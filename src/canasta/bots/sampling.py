@@ -9,10 +9,10 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
-import attrs
-
-from canasta.observation import Observation, sample_state
+from canasta.observation import Observation
+from canasta.sampling import sample_state
 from canasta.state import GameState
+from canasta.table import Table, evolve
 
 _V = TypeVar("_V")
 #: Entries a bot keeps per cache; the estimates of one decision fit many times over.
@@ -20,9 +20,14 @@ _MEMO_SIZE = 64
 
 
 def obs_key(obs: Observation) -> tuple[object, ...]:
-    """What an estimate made from ``obs`` depends on: the observation and what the seat
-    remembers (left out of Observation equality), which `sample_state` deals around."""
-    return (obs, obs.known, obs.pile_seen, len(obs.history))
+    """What an estimate made from ``obs`` depends on: the observation, memory included."""
+    return (obs,)
+
+
+def _progress(obs: Observation) -> int:
+    """How far the deal has come, from what a saved position keeps too (not the history,
+    which starts afresh when a position is read)."""
+    return obs.stock_size * 1009 + obs.pile_size * 31 + sum(len(d) for d in obs.discarded)
 
 
 def memo(
@@ -49,7 +54,7 @@ class Worlds:
 
     def __init__(self, obs: Observation, salt: int) -> None:
         self.obs = obs
-        self.rng = random.Random(len(obs.history) * 31 + salt)
+        self.rng = random.Random(_progress(obs) * 31 + salt)
         self.states: list[GameState] = []
         self.complete = True
 
@@ -63,18 +68,19 @@ class Worlds:
         return self.states[:count]
 
 
-def margin(state: GameState, side: int) -> float:
+def margin(state: GameState | Table, side: int) -> float:
     """``side``'s deal score minus the best other side's, scored by the variant as if the
-    deal ended in ``state``."""
-    rows = state.variant.score_rows(state)
+    deal ended in ``state`` (a state, or the record `gone_out` makes)."""
+    table = state._table if isinstance(state, GameState) else state
+    rows = table.variant.score_rows(table)
     scores = [sum(line.points for line in lines) for lines in rows]
     return float(scores[side] - max(v for s, v in enumerate(scores) if s != side))
 
 
-def gone_out(state: GameState, seat: int) -> GameState:
-    """``state`` as if ``seat`` went out now: its hand emptied, the other hands as they
-    are (a position to score, not to play on)."""
+def gone_out(state: GameState, seat: int) -> Table:
+    """``state``'s table as if ``seat`` went out now: its hand emptied, the other hands
+    as they are (a record to score, not to play on)."""
     # The engine has no move for "go out now"; the score rows only read the hands, the
     # table and who went out.
     hands = tuple(() if s == seat else h for s, h in enumerate(state.hands))
-    return attrs.evolve(state, hands=hands, went_out=seat)
+    return evolve(state._table, hands=hands, went_out=seat)

@@ -22,7 +22,8 @@ from canasta.bots.base import NoLegalMoveError, choices
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.sampling import margin
 from canasta.moves import Discard, Move
-from canasta.observation import Observation, observe, sample_state
+from canasta.observation import Observation
+from canasta.sampling import sample_state
 from canasta.state import GameState
 
 #: Simulations per decision (one simulation: one discard played out on one sampled
@@ -136,7 +137,5 @@ class SearchBot:
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
-            # Without memory: rebuilding it from the history on every move would cost
-            # more than the move itself, and the play-outs need speed more.
-            state = state.apply(rollout.choose(observe(state, seat, history=())))
+            state = state.apply(rollout.choose(state.observe(seat)))
         return margin(state, side)

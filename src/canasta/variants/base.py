@@ -11,15 +11,34 @@ from __future__ import annotations
 import difflib
 import itertools
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import attrs
 
 from canasta.errors import IllegalReason, VariantError
 
 if TYPE_CHECKING:
-    from canasta.scoring import ScoreLine
-    from canasta.state import GameState
+    from canasta.table import ScoreLine, Table
+
+# Opening content flags (spec §3.5.4, D22): which kinds of melds an initial meld contains;
+# `Variant.opening_done` reads them.
+CLEAN3 = 1  # a meld of >= 3 naturals and no wild
+NAT3 = 2  # a meld with >= 3 naturals
+WILD_MELD = 4  # a wild-card meld
+HAND_CANASTA = 8  # a canasta laid entirely from hand
+MIXED_CANASTA = 16  # a mixed canasta
+OWN_CANASTA = 32  # one of the player's own groups this turn has 7 or more cards (§2.10)
+
+
+class LastStockThree(NamedTuple):
+    """What a three drawn as the last stock card does (spec §2.12, §3.5.2, D11)."""
+
+    #: it stays in the hand instead of going face up
+    kept_in_hand: bool
+    #: the deal ends at once
+    ends_deal: bool
+    #: the player melds what they wish but may not discard
+    no_discard: bool
 
 
 #: Characters allowed in variant names and aliases (they appear in config files and on
@@ -287,8 +306,6 @@ class Variant:
     #: While a wild meld is incomplete, no wilds go elsewhere (§3.5.3) and nobody goes out.
     wild_meld_blocks_wilds: ClassVar[bool] = False
     wild_meld_blocks_going_out: ClassVar[bool] = False
-    #: 3-player cutthroat: a lone hand against a partnership formed by the first pickup.
-    cutthroat: ClassVar[bool] = False
     #: Some cards may not be discarded (spec §3.5.6).
     restricts_discards: ClassVar[bool] = False
     #: A canasta laid from hand in the initial meld waives the minimum (spec §3.5.4).
@@ -350,19 +367,32 @@ class Variant:
         return None
 
     @property
-    def stock_exhausted_mode(self) -> str:
-        """Spec §2.12: ``continue_with_pile`` or ``end_after_turn``."""
+    def declares_threes_at_deal(self) -> bool:
+        """Spec §2.2 (4), D3: are the threes laid out right after the deal (else at each
+        player's first turn)?"""
+        return self.red_three_declare == "at_deal"
+
+    @property
+    def stock_out_ends_after_turn(self) -> bool:
+        """Spec §2.12: does the deal end when the player who drew the last card discards
+        (else play goes on with the pile)?"""
         raise NotImplementedError
 
     @property
-    def forced_pickup(self) -> bool:
-        """D20: must the pile be taken after the stock runs out when it fits a meld?"""
+    def pickup_forced_after_stock(self) -> bool:
+        """D20: once the stock is out, must the pile be taken when it fits a meld?"""
         return False
 
     @property
-    def last_stock_three(self) -> str:
-        """D11 / §3.5.2: what a three drawn as the last stock card does."""
+    def last_stock_three_rule(self) -> LastStockThree:
+        """D11, spec §3.5.2: what a three drawn as the last stock card does."""
         raise NotImplementedError
+
+    @property
+    def lone_hand_on_first_pickup(self) -> bool:
+        """Spec §3.3 cutthroat: does the first player to take the pile play alone against
+        the other two, who become partners?"""
+        return False
 
     @property
     def concealed_after_pickup(self) -> bool:
@@ -408,7 +438,7 @@ class Variant:
         """Spec §3.5.6: may this card be discarded? (Classic: any card.)"""
         return None
 
-    def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
+    def score_rows(self, table: Table) -> tuple[tuple[ScoreLine, ...], ...]:
         """Each side's score rows for a finished deal (spec §2.13, §3.5.9)."""
         raise NotImplementedError
 

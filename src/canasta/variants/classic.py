@@ -6,17 +6,13 @@ the engine looks at a preset's name.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
-from canasta.cards import JOKER, THREE, TWO
+from canasta.cards import JOKER, THREE, TWO, card_value
 from canasta.errors import IllegalReason, VariantError
-
-if TYPE_CHECKING:
-    from canasta.scoring import ScoreLine
-    from canasta.state import GameState
+from canasta.table import WILD_RANK, Meld, ScoreLine, Table, score_lines
 from canasta.variants.base import (
+    LastStockThree,
     Variant,
     bool_field,
     choice_field,
@@ -64,7 +60,7 @@ class ClassicVariant(Variant):
     natural_canasta_locked: bool = bool_field(False)  # D29
     concealed_bonus: int = int_field(100)  # §2.9
     #: Spec §3.3 cutthroat: a lone hand against a partnership formed by the first pickup.
-    cutthroat: bool = bool_field(False)  # type: ignore[misc]
+    cutthroat: bool = bool_field(False)
 
     family = "classic"
 
@@ -133,16 +129,25 @@ class ClassicVariant(Variant):
         return self.one_card_one_pile_pickup
 
     @property
-    def stock_exhausted_mode(self) -> str:
-        return self.stock_exhausted
+    def stock_out_ends_after_turn(self) -> bool:
+        return self.stock_exhausted == "end_after_turn"  # D10
 
     @property
-    def forced_pickup(self) -> bool:
-        return self.forced_pickup_after_stock
+    def pickup_forced_after_stock(self) -> bool:
+        return self.stock_exhausted == "continue_with_pile" and self.forced_pickup_after_stock
 
     @property
-    def last_stock_three(self) -> str:
-        return self.last_stock_red_three
+    def last_stock_three_rule(self) -> LastStockThree:
+        mode = self.last_stock_red_three  # D11
+        return LastStockThree(
+            kept_in_hand=False,
+            ends_deal=mode == "end_immediately",
+            no_discard=mode == "meld_no_discard",
+        )
+
+    @property
+    def lone_hand_on_first_pickup(self) -> bool:
+        return self.cutthroat
 
     def natural_meld_reason(
         self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
@@ -192,9 +197,72 @@ class ClassicVariant(Variant):
     def pickup_opening_value(self, top_value: int, hand_value: int) -> int:
         return hand_value + (top_value if self.top_card_counts_initial else 0)  # D9
 
-    def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
-        from canasta.scoring import classic_side, cutthroat_rows
-
+    def score_rows(self, table: Table) -> tuple[tuple[ScoreLine, ...], ...]:
         if self.cutthroat:
-            return cutthroat_rows(state)
-        return tuple(classic_side(state, side) for side in range(self.sides))
+            return _cutthroat_rows(self, table)
+        return tuple(_side_rows(self, table, side) for side in range(self.sides))
+
+
+def _side_rows(
+    variant: ClassicVariant, st: Table, side: int, seats: tuple[int, ...] | None = None
+) -> tuple[ScoreLine, ...]:
+    """Spec §2.13 for one side (D17, D19 and D1 included).
+
+    ``seats`` (3-player cutthroat) scores several seats' melds and hands as one side.
+    """
+    if seats is None:
+        seats = variant.seats_of(side)
+    sides = sorted({variant.side_of(s) for s in seats})
+    melds: tuple[Meld, ...] = tuple(m for s in sides for m in st.melds[s])
+    natural = sum(1 for m in melds if m.is_canasta and m.is_natural and m.rank != WILD_RANK)
+    mixed = sum(1 for m in melds if m.is_canasta and not m.is_natural and m.rank != WILD_RANK)
+    wild = sum(1 for m in melds if m.is_canasta and m.rank == WILD_RANK)
+    # Red threes still in a hand (red_three_declare=first_turn, no turn yet) count as laid.
+    red = sum(len(st.threes[s]) for s in sides) + sum(
+        1 for s in seats for c in st.hands[s] if c in variant.laid_out_threes
+    )
+    magnitude = variant.red_three_scores[red]  # one entry per possible count (validated)
+    sign = 1 if melds else -1
+    cards_sign = (
+        -1
+        if (
+            variant.unopened_or_no_canasta_melds_negative == "no_canasta"
+            and not (natural + mixed + wild)
+        )
+        else 1
+    )
+    went_out = st.went_out is not None and st.went_out in seats
+    in_hands = sum(
+        card_value(c) for s in seats for c in st.hands[s] if c not in variant.laid_out_threes
+    )
+    return score_lines(
+        ("melded cards", cards_sign * sum(m.value for m in melds)),
+        ("natural canastas", natural * variant.natural_canasta_bonus),
+        ("mixed canastas", mixed * variant.mixed_canasta_bonus),
+        ("wild canastas", wild * variant.classic_wild_canasta_bonus),
+        ("red threes", sign * magnitude),
+        ("red three cards", cards_sign * red * variant.red_three_card_value),
+        ("going out", variant.going_out_bonus if went_out else 0),
+        ("concealed", variant.concealed_bonus if went_out and st.concealed else 0),
+        ("cards in hand", -in_hands),
+    )
+
+
+def _cutthroat_rows(variant: ClassicVariant, st: Table) -> tuple[tuple[ScoreLine, ...], ...]:
+    """Spec §3.3 cutthroat: the lone hand scores its own result; each partner is credited
+    the whole partnership result (melds and hands combined), plus its own red threes."""
+    lone = st.lone if st.lone is not None else st.went_out
+    players = variant.players
+    if lone is None:
+        return tuple(_side_rows(variant, st, seat) for seat in range(players))
+    partners = tuple(s for s in range(players) if s != lone)
+    together = _side_rows(variant, st, 0, partners)
+    shared = tuple(line for line in together if line.label != "red threes")
+    rows: list[tuple[ScoreLine, ...]] = []
+    for seat in range(players):
+        if seat == lone:
+            rows.append(_side_rows(variant, st, seat))
+            continue
+        own = [line for line in _side_rows(variant, st, seat) if line.label == "red threes"]
+        rows.append(shared + tuple(own))
+    return tuple(rows)

@@ -6,18 +6,26 @@ Every difference is an answer to one of the engine's rule questions (see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from canasta.cards import ACE, JOKER_RANK, SEVEN, THREE, TWO
+from canasta.cards import ACE, JOKER_RANK, RED_THREES, SEVEN, THREE, TWO, card_value
 from canasta.errors import IllegalReason, VariantError
-from canasta.solver import CLEAN3, HAND_CANASTA, MIXED_CANASTA, NAT3, WILD_MELD
-from canasta.variants.base import Variant, bool_field, choice_field, int_field, table_field
-
-if TYPE_CHECKING:
-    from canasta.scoring import ScoreLine
-    from canasta.state import GameState
+from canasta.table import CANASTA_SIZE, WILD_RANK, Meld, ScoreLine, Table, score_lines
+from canasta.variants.base import (
+    CLEAN3,
+    HAND_CANASTA,
+    MIXED_CANASTA,
+    NAT3,
+    WILD_MELD,
+    LastStockThree,
+    Variant,
+    bool_field,
+    choice_field,
+    int_field,
+    table_field,
+)
 
 # Spec §3.5.4: 125 below 3000 (negative scores included), 155 from 3000, 180 from 5000.
 MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
@@ -131,12 +139,13 @@ class ModernAmericanVariant(Variant):
         return 1  # D26: counted per player, per hand or per game
 
     @property
-    def stock_exhausted_mode(self) -> str:
-        return self.mac_stock_exhausted
+    def stock_out_ends_after_turn(self) -> bool:
+        return self.mac_stock_exhausted == "end_after_turn"  # D24
 
     @property
-    def last_stock_three(self) -> str:
-        return "keep_and_end"  # spec §3.5.2
+    def last_stock_three_rule(self) -> LastStockThree:
+        # Spec §3.5.2: it stays in hand (counting against the side) and the deal ends.
+        return LastStockThree(kept_in_hand=True, ends_deal=True, no_discard=False)
 
     def natural_meld_reason(
         self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
@@ -144,7 +153,7 @@ class ModernAmericanVariant(Variant):
         n, w = naturals + add_naturals, wilds + add_wilds
         if n < 2 or n + w < 3:
             return IllegalReason.INVALID_MELD
-        if n + w > 7 and not self.mac_allow_8plus_going_out:
+        if n + w > self.max_meld_size and not self.mac_allow_8plus_going_out:
             return IllegalReason.MELD_TOO_LARGE  # spec §3.5.3; D28 lets the engine decide
         if w > self.max_wilds_per_meld:
             return IllegalReason.TOO_MANY_WILDS
@@ -159,7 +168,7 @@ class ModernAmericanVariant(Variant):
 
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
         # Spec §3.5.3: 3 to 7 wild cards.
-        if before + added > 7:
+        if before + added > CANASTA_SIZE:
             return IllegalReason.MELD_TOO_LARGE
         if before == 0 and added < 3:
             return IllegalReason.INVALID_MELD
@@ -186,10 +195,8 @@ class ModernAmericanVariant(Variant):
     ) -> IllegalReason | None:
         return _discard_reason(code >> 2, counts, pile_empty, going_out, closed, True)
 
-    def score_rows(self, state: GameState) -> tuple[tuple[ScoreLine, ...], ...]:
-        from canasta.scoring import modern_side
-
-        return tuple(modern_side(state, side) for side in range(self.sides))
+    def score_rows(self, table: Table) -> tuple[tuple[ScoreLine, ...], ...]:
+        return tuple(_side_rows(self, table, side) for side in range(self.sides))
 
 
 def _discard_reason(
@@ -223,3 +230,67 @@ def _discard_reason(
             ):
                 return IllegalReason.DISCARD_NOT_ALLOWED
     return None
+
+
+def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[ScoreLine, ...]:
+    """Spec §3.5.9 for one side of Modern American Canasta."""
+    melds: tuple[Meld, ...] = st.melds[side]
+    seats = variant.seats_of(side)
+    canastas = [m for m in melds if m.is_canasta]
+    natural = sevens = aces = mixed = wild = 0
+    for m in canastas:
+        if m.rank == WILD_RANK:
+            if m.jokers == 0:
+                wild += variant.wild_canasta_twos_bonus
+            elif m.jokers == 4:
+                wild += variant.wild_canasta_four_jokers_bonus
+            else:
+                wild += variant.wild_canasta_bonus
+        elif not m.is_natural:
+            mixed += variant.mixed_canasta_bonus
+        elif m.rank == SEVEN:
+            sevens += variant.natural_seven_bonus
+        elif m.rank == ACE:
+            aces += variant.natural_ace_bonus
+        else:
+            natural += variant.natural_canasta_bonus
+    red = sum(1 for c in st.threes[side] if c in RED_THREES)
+    black = len(st.threes[side]) - red
+    threes = THREES_BY_COUNT[red] + THREES_BY_COUNT[black]  # two decks: at most 4 each
+    sign = 1 if len(canastas) >= 2 else 0 if len(canastas) == 1 else -1
+    unfinished = 0
+    for m in melds:
+        if m.is_canasta:
+            continue
+        if m.rank == WILD_RANK:
+            unfinished += (
+                variant.mac_wild_meld_penalty_four_jokers
+                if m.jokers == 4
+                else variant.unfinished_wild_penalty
+            )
+        elif m.is_natural and m.rank in (SEVEN, ACE):
+            unfinished += variant.unfinished_pure_penalty
+    held = 0
+    in_hands = 0
+    for seat in seats:
+        hand = st.hands[seat]
+        # A three left in hand (drawn as the last stock card) counts 5 (spec §3.5.2).
+        in_hands += sum(5 if c >> 2 == THREE else card_value(c) for c in hand)
+        ranks = [c >> 2 for c in hand]
+        held += variant.held_aces_sevens_penalty * (
+            (ranks.count(ACE) >= 3) + (ranks.count(SEVEN) >= 3)
+        )
+    went_out = st.went_out is not None and variant.side_of(st.went_out) == side
+    return score_lines(
+        ("going out", variant.going_out_bonus if went_out else 0),
+        ("natural canastas", natural),
+        ("mixed canastas", mixed),
+        ("natural sevens", sevens),
+        ("natural aces", aces),
+        ("wild canastas", wild),
+        ("threes", sign * threes),
+        ("unfinished melds", -unfinished),
+        ("melded cards", (1 if canastas else -1) * sum(m.value for m in melds)),
+        ("cards in hand", -in_hands),
+        ("aces and sevens held", -held),
+    )

@@ -20,7 +20,16 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from canasta.cards import JOKER_RANK, NATURAL_RANKS, THREE, TWO
+from canasta.cards import JOKER_RANK, NATURAL_RANKS, RANK_VALUES, THREE, TWO
+from canasta.table import CANASTA_SIZE
+from canasta.variants.base import (
+    CLEAN3,
+    HAND_CANASTA,
+    MIXED_CANASTA,
+    NAT3,
+    OWN_CANASTA,
+    WILD_MELD,
+)
 
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
@@ -28,18 +37,8 @@ if TYPE_CHECKING:
 #: Goals of the search.
 OPEN, OUT = 0, 1
 
-# Opening content flags (spec §3.5.4, D22): which kinds of melds the opening contains.
-CLEAN3 = 1  # a meld of >= 3 naturals and no wild
-NAT3 = 2  # a meld with >= 3 naturals
-WILD_MELD = 4  # a wild-card meld
-HAND_CANASTA = 8  # a canasta laid entirely from hand
-MIXED_CANASTA = 16  # a mixed canasta
-OWN_CANASTA = 32  # one of the player's own groups this turn has 7 or more cards (§2.10)
-
 #: A value above every minimum, to ask whether the content rule alone can be met.
 _UNBOUNDED = 1 << 30
-
-_RANK_VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 
 
 class Query(NamedTuple):
@@ -125,8 +124,11 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             variant.canasta_waives_minimum
             and (
                 _base_flags(q, ()) & HAND_CANASTA
-                or wilds >= 7
-                or any(counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= 7 for r in NATURAL_RANKS)
+                or wilds >= CANASTA_SIZE
+                or any(
+                    counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= CANASTA_SIZE
+                    for r in NATURAL_RANKS
+                )
             )
         )
     )
@@ -139,7 +141,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # Upper bound of the value still obtainable, for pruning the opening search.
     suffix = [0] * (len(ranks) + 1)
     for i in range(len(ranks) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + counts[ranks[i]] * _RANK_VALUES[ranks[i]]
+        suffix[i] = suffix[i + 1] + counts[ranks[i]] * RANK_VALUES[ranks[i]]
 
     # Spec §2.9 orders the moves: until the side holds the canastas it needs, every meld
     # must leave 2 cards. Completing canastas first is best, smallest first; so the hand,
@@ -177,9 +179,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     if put == 0 or variant.wild_meld_reason(before, put) is not None:
                         continue
                     size = before + put
-                    completes = size >= 7 > before
+                    completes = size >= CANASTA_SIZE > before
                     own = WILD_MELD | (
-                        HAND_CANASTA | OWN_CANASTA if size >= 7 and not before else 0
+                        HAND_CANASTA | OWN_CANASTA if size >= CANASTA_SIZE and not before else 0
                     )
                     options.append(
                         (
@@ -188,7 +190,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                             value + put_twos * 20 + put_jokers * 50,
                             canastas + completes,
                             flags | own,
-                            size < 7,
+                            size < CANASTA_SIZE,
                             keep(small, put) if completes else small,
                         )
                     )
@@ -281,7 +283,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                         twos - t,
                         jokers - j,
                         new_left,
-                        value + k * _RANK_VALUES[rank] + t * 20 + j * 50,
+                        value + k * RANK_VALUES[rank] + t * 20 + j * 50,
                         canastas + step[0],
                         flags | step[1],
                         keep(small, k + w) if step[0] else small,
@@ -366,7 +368,7 @@ def _naturals_choices(count: int, out: bool) -> tuple[int, ...]:
 
 
 def _wild_incomplete(q: Query) -> bool:
-    return q.wild_meld is not None and q.wild_meld < 7
+    return q.wild_meld is not None and q.wild_meld < CANASTA_SIZE
 
 
 def _base_flags(q: Query, ranks: Sequence[int]) -> int:
@@ -386,13 +388,15 @@ def group_flags_of(q: Query, rank: int) -> int:
 def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
     """Opening content flags of one group (spec §3.5.4, D22)."""
     if rank == TWO:
-        return WILD_MELD | (HAND_CANASTA | OWN_CANASTA if wilds >= 7 and from_hand else 0)
+        return WILD_MELD | (
+            HAND_CANASTA | OWN_CANASTA if wilds >= CANASTA_SIZE and from_hand else 0
+        )
     flags = 0
     if naturals >= 3:
         flags |= NAT3
         if wilds == 0:
             flags |= CLEAN3
-    if naturals + wilds >= 7:
+    if naturals + wilds >= CANASTA_SIZE:
         flags |= OWN_CANASTA
         if from_hand:
             flags |= HAND_CANASTA
@@ -420,7 +424,12 @@ def _place(
         return None
     if not out and n0 + w0 + k + w > variant.max_meld_size:
         return None  # D28: beyond the cap only when going out
-    if w and q.wild_meld is not None and q.wild_meld < 7 and variant.wild_meld_blocks_wilds:
+    if (
+        w
+        and q.wild_meld is not None
+        and q.wild_meld < CANASTA_SIZE
+        and variant.wild_meld_blocks_wilds
+    ):
         return None
     group = q.groups[rank]
     gn, gw, from_hand = group if group is not None else (0, 0, True)
@@ -430,6 +439,6 @@ def _place(
         return None
     size0 = n0 + w0
     size = size0 + k + w
-    new_canasta = 1 if size >= 7 > size0 else 0
+    new_canasta = 1 if size >= CANASTA_SIZE > size0 else 0
     flags = group_flags(rank, gn, gw, from_hand) if (meld is None or group is not None) else 0
     return new_canasta, flags

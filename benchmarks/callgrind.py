@@ -1,0 +1,118 @@
+"""Instructions per decision of random legal play, counted by callgrind (``make callgrind``).
+
+Seconds on a shared machine vary from run to run; the number of instructions executed
+does not. For each variant this runs, under ``valgrind --tool=callgrind``, the random play
+of ``benchmarks/bench.py`` (deal ``i`` is ``canasta.new_game(variant, seed=seed + i)``,
+its moves chosen by ``random.Random(seed + i)``) for ``--deals`` deals, and once more for
+0 deals; both runs start with the same warm-up deal, so the difference is the play alone
+(no interpreter start-up, no first imports). It prints that difference divided by the
+number of decisions (one ``legal_moves()``, the random choice and one ``apply()``), with
+dealing included. ``PYTHONHASHSEED=0`` and the fixed seeds make the count repeatable.
+
+Usage: ``python benchmarks/callgrind.py [--deals N] [--seed S] [--variants a,b]
+[--json FILE]`` (needs ``valgrind`` on the ``PATH``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench import RandomPlay
+from options import deal_parser, parse_deals
+
+DEFAULT_DEALS = 20
+#: The warm-up deal's seed, away from the measured ones.
+WARM_UP_SEED = 1_000_000
+_TOTALS = re.compile(r"^(?:totals|summary):\s*(\d+)", re.MULTILINE)
+
+
+def play(variant: str, deals: int, seed: int) -> int:
+    """The warm-up deal, then ``deals`` seeded deals of random play; the decisions made."""
+    RandomPlay(variant, WARM_UP_SEED).us_per_decision(1, math.inf)
+    measured = RandomPlay(variant, seed)
+    if deals:
+        measured.us_per_decision(deals, math.inf)
+    return measured.decisions
+
+
+def instructions(variant: str, deals: int, seed: int) -> tuple[int, int]:
+    """Instructions counted by callgrind for one run of ``play``, and its decisions."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("callgrind.py needs valgrind (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        done = subprocess.run(
+            [
+                valgrind,
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                __file__,
+                "--play",
+                variant,
+                str(deals),
+                str(seed),
+            ],
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found = _TOTALS.search(out.read_text())
+    if found is None:
+        raise SystemExit(f"no instruction total in callgrind's output for {variant}")
+    return int(found.group(1)), int(done.stdout.split()[-1])
+
+
+def measure(variant: str, deals: int, seed: int) -> dict[str, float]:
+    """Instructions per decision of ``deals`` deals of ``variant`` (start-up subtracted)."""
+    base, _ = instructions(variant, 0, seed)
+    total, decisions = instructions(variant, deals, seed)
+    return {
+        "deals": float(deals),
+        "decisions": float(decisions),
+        "instructions": float(total - base),
+        "per_decision": (total - base) / decisions,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--play"]:
+        variant, deals, seed = argv[1], int(argv[2]), int(argv[3])
+        print(play(variant, deals, seed))
+        return 0
+    parser = deal_parser(__doc__.splitlines()[0], deals=DEFAULT_DEALS)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args, names = parse_deals(parser, argv)
+    print(
+        f"callgrind: {args.deals} deals of random play per variant from seed {args.seed} "
+        "(PYTHONHASHSEED=0), start-up subtracted"
+    )
+    header = f"{'variant':<18}{'decisions':>10}{'instructions':>16}{'per decision':>14}"
+    print(header)
+    print("-" * len(header))
+    report = {}
+    for name in names:
+        r = report[name] = measure(name, args.deals, args.seed)
+        print(
+            f"{name:<18}{int(r['decisions']):>10}{int(r['instructions']):>16,}"
+            f"{r['per_decision']:>14,.0f}"
+        )
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,14 @@
+"""The rules of Canasta, below the public `canasta.GameState`.
+
+Plain functions over the records of `canasta.table`, layered so each module imports only
+those below it:
+
+* `lookahead`: can the player still reach a goal this turn (open, go out)?
+* `facts`: facts about a table (which meld a card joins, closed ranks, the player's
+  context, the cards a move names).
+* `legality`: the effect of a move and whether it is legal (`decide`, `check`): each
+  rule decided once.
+* `generate`: every legal move, in a fixed order.
+* `transitions`: dealing, and committing a decided move (`commit`).
+* `recall`: the public event of a move and the memory it leaves.
+"""

@@ -1,0 +1,344 @@
+"""Facts about a table that the rules read: which meld a card can join, whether a rank is
+closed, what going out needs, the player's context and the cards a move names.
+
+Nothing here changes a table; `legality` decides with these facts and `transitions`
+builds the next table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
+
+from canasta._rules import lookahead
+from canasta.cards import (
+    JOKER,
+    JOKER_RANK,
+    NATURAL_RANKS,
+    RANKS,
+    RED_THREES,
+    THREE,
+    TWO,
+    Card,
+)
+from canasta.moves import Discard, LayOff, MeldCards, Move, Take
+from canasta.table import CANASTA_SIZE, WILD_RANK, Group, Meld, Table, Turn
+
+if TYPE_CHECKING:
+    from canasta.variants.base import Variant
+
+_T = TypeVar("_T")
+_RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}
+
+
+def growable(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | None:
+    """The side's meld of ``rank`` that can still take cards (classic: the only one)."""
+    cap = variant.max_meld_size
+    for meld in melds:
+        if meld.rank == rank and meld.size < cap:
+            return meld
+    return None
+
+
+def lay_off_target(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | None:
+    """The meld an ``add:`` of ``rank`` goes to: the growable one, or (D28) a full one."""
+    target = growable(variant, melds, rank)
+    if target is None and variant.oversize_when_going_out:
+        target = next((m for m in melds if m.rank == rank), None)
+    return target
+
+
+def closed_ranks(st: Table) -> frozenset[int]:
+    """Ranks closed by a natural canasta of either side (spec §3.5.3), where they exist."""
+    if not st.variant.closes_ranks:
+        return frozenset()
+    return frozenset(
+        m.rank
+        for side in st.melds
+        for m in side
+        if m.is_canasta and m.is_natural and m.rank not in (WILD_RANK, THREE)
+    )
+
+
+def new_ok(variant: Variant, melds: tuple[Meld, ...], rank: int, closed: frozenset[int]) -> bool:
+    """May the side start a meld of ``rank`` (classic: it merges into the existing one)?"""
+    if rank in closed:
+        return False
+    if variant.merges_same_rank:
+        return True
+    if growable(variant, melds, rank) is not None:
+        return False  # at most one incomplete meld of a rank (spec §3.5.3)
+    return variant.new_meld_after_canasta or all(m.rank != rank for m in melds)
+
+
+def canastas(melds: tuple[Meld, ...]) -> int:
+    return sum(1 for m in melds if m.is_canasta)
+
+
+def wild_incomplete(melds: tuple[Meld, ...]) -> bool:
+    return any(m.rank == WILD_RANK and m.size < CANASTA_SIZE for m in melds)
+
+
+def may_go_out(variant: Variant, melds: tuple[Meld, ...], turn: Turn) -> bool:
+    """Spec §2.9, §3.5.7: enough canastas, partner did not say no, no open wild meld."""
+    if turn.permission is False or canastas(melds) < variant.canastas_to_go_out:
+        return False
+    return not (variant.wild_meld_blocks_going_out and wild_incomplete(melds))
+
+
+def concealed_possible(st: Table, seat: int, turn: Turn) -> bool:
+    """Spec §2.10 (1) and D13: no earlier meld by this player, nothing laid off."""
+    if st.melded_seats[seat] or turn.laid_off:
+        return False
+    return not (turn.took_pile and not st.variant.concealed_after_pickup)
+
+
+def concealed_done(variant: Variant, groups: tuple[Group, ...]) -> bool:
+    """Spec §2.10 (3)(4): every own group valid alone and one of them a canasta."""
+    if not groups or not any(g.naturals + g.wilds >= CANASTA_SIZE for g in groups):
+        return False
+    for g in groups:
+        if g.rank == WILD_RANK:
+            if variant.wild_meld_reason(0, g.wilds) is not None:
+                return False
+        elif variant.natural_meld_reason(g.rank, 0, 0, g.naturals, g.wilds, True) is not None:
+            return False
+    return True
+
+
+def opening_complete(st: Table, side: int, turn: Turn) -> bool:
+    """Has ``side`` completed its initial meld with this turn's value and groups (spec
+    §2.8, §3.5.4)?"""
+    flags = 0
+    for g in turn.groups:
+        flags |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
+    variant = st.variant
+    return variant.opening_done(turn.opening, variant.initial_minimum(st.scores[side]), flags)
+
+
+def with_group(
+    groups: tuple[Group, ...], rank: int, naturals: int, wilds: int, from_hand: bool, create: bool
+) -> tuple[Group, ...]:
+    """The turn's groups after adding cards of ``rank`` (``create``: a meld/take group)."""
+    for i, g in enumerate(groups):
+        if g.rank == rank:
+            updated = Group(rank, g.naturals + naturals, g.wilds + wilds, g.from_hand and from_hand)
+            return groups[:i] + (updated,) + groups[i + 1 :]
+    if create:
+        return (*groups, Group(rank, naturals, wilds, from_hand))
+    return groups
+
+
+def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> bool:
+    """A cheap necessary condition for going out: at most one card that no meld can take,
+    and enough canastas within reach.
+
+    A single natural without a meld of its rank can only be the discard (every meld needs
+    two naturals); so can cards of a closed rank, and one or two black threes.
+    """
+    variant = st.variant
+    closed = context(st).closed
+    ranks = {m.rank for m in melds}
+    wilds = counts[TWO] + counts[JOKER_RANK]
+    orphans = counts[THREE] if counts[THREE] < 3 else 0
+    pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
+    for rank in NATURAL_RANKS:
+        count = counts[rank]
+        if count and (rank in closed or (count == 1 and rank not in ranks)):
+            orphans += count
+            if orphans > 1:
+                return True
+        elif count == 2 and rank not in ranks:
+            pairs += 1
+    if pairs > wilds:
+        return True
+    if variant.has_wild_melds:
+        return False
+    # A meld can only become a canasta if its cards, the hand's cards of its rank and every
+    # wild in hand make seven.
+    reachable = 0
+    for m in melds:
+        if m.is_canasta or m.size + counts[m.rank] + wilds >= CANASTA_SIZE:
+            reachable += 1
+    for rank in NATURAL_RANKS:
+        if counts[rank] >= 2 and rank not in ranks and counts[rank] + wilds >= CANASTA_SIZE:
+            reachable += 1
+    return reachable < variant.canastas_to_go_out
+
+
+def query(
+    st: Table,
+    goal: int,
+    counts: list[int],
+    melds: tuple[Meld, ...],
+    turn: Turn,
+    opened: bool,
+    concealed: bool,
+) -> lookahead.Query:
+    variant = st.variant
+    closed = context(st).closed
+    growing: list[tuple[int, int] | None] = [None] * 13
+    new_allowed = [False] * 13
+    on_table = {m.rank for m in melds}
+    for rank in NATURAL_RANKS:
+        meld = None
+        if rank in on_table:
+            meld = growable(variant, melds, rank)
+            if goal == lookahead.OUT and meld is None:
+                meld = lay_off_target(variant, melds, rank)  # D28: only when going out
+        if rank in closed:
+            continue
+        if meld is not None:
+            growing[rank] = (meld.naturals, meld.wilds)
+        else:
+            new_allowed[rank] = new_ok(variant, melds, rank, closed)
+    wild = growable(variant, melds, WILD_RANK)
+    groups: list[tuple[int, int, bool] | None] = [None] * 14
+    for g in turn.groups:
+        groups[g.rank] = (g.naturals, g.wilds, g.from_hand)
+    seat = st.to_move
+    assert seat is not None
+    opening = None
+    if not opened:
+        opening = (turn.opening, variant.initial_minimum(st.scores[variant.side_of(seat)]))
+    return lookahead.Query(
+        goal=goal,
+        counts=tuple(counts),
+        melds=tuple(growing),
+        new_ok=tuple(new_allowed),
+        wild_meld=None if wild is None else wild.size,
+        new_wild_ok=wild is None and (variant.has_wild_melds),
+        canastas=canastas(melds),
+        opening=opening,
+        groups=tuple(groups),
+        concealed=concealed,
+        no_out=turn.permission is False,
+        no_discard=turn.no_discard,
+    )
+
+
+def hand_counts(hand: tuple[int, ...]) -> list[int]:
+    """A hand counted by rank index (14 entries: the joker last)."""
+    counts = [0] * 14
+    for code in hand:
+        counts[code >> 2] += 1
+    return counts
+
+
+class Context(NamedTuple):
+    """Facts about the player to move that every candidate move needs (cached per state)."""
+
+    seat: int
+    side: int
+    counts: list[int]
+    melds: tuple[Meld, ...]
+    #: by rank index: the side's meld of that rank that can still grow
+    growable: list[Meld | None]
+    closed: frozenset[int]
+    opened: bool
+    hand_len: int
+    wild_incomplete: bool
+
+
+def context(st: Table) -> Context:
+    ctx: Context | None = st._ctx
+    if ctx is None:
+        seat = st.to_move
+        assert seat is not None
+        variant = st.variant
+        side = variant.side_of(seat)
+        melds = st.melds[side]
+        cap = variant.max_meld_size
+        growable: list[Meld | None] = [None] * 14
+        for meld in melds:
+            if meld.size < cap and growable[meld.rank] is None:
+                growable[meld.rank] = meld
+        ctx = Context(
+            seat,
+            side,
+            hand_counts(st.hands[seat]),
+            melds,
+            growable,
+            closed_ranks(st),
+            st.opened[side],
+            len(st.hands[seat]),
+            wild_incomplete(melds),
+        )
+        st.__dict__["_ctx"] = ctx  # a cache on the frozen state
+    return ctx
+
+
+# --------------------------------------------------------------------------------------
+# Resolving the cards a move names
+
+
+def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
+    """The hand codes a move's cards stand for: exact cards first, then patterns."""
+    pool = list(hand)
+    chosen: list[int] = []
+    patterns: list[int] = []
+    for card in cards:
+        if card.suit is None and card.rank != "*":
+            patterns.append(_RANK_INDEX[card.rank])
+            continue
+        code = card.code
+        if code not in pool:
+            return None
+        pool.remove(code)
+        chosen.append(code)
+    for rank in patterns:
+        # Deterministic: the lowest code of that rank (the hand is sorted), black threes
+        # before red ones.
+        pick = None
+        for code in pool:
+            if code >> 2 == rank:
+                if rank != THREE or code not in RED_THREES:
+                    pick = code
+                    break
+                if pick is None:
+                    pick = code
+        if pick is None:
+            return None
+        pool.remove(pick)
+        chosen.append(pick)
+    return chosen
+
+
+def cards_used(st: Table, move: Move) -> tuple[int, ...]:
+    """The exact hand cards a legal move uses (its rank patterns resolved)."""
+    if isinstance(move, Discard):
+        cards: tuple[Card, ...] = (move.card,)
+    elif isinstance(move, Take | MeldCards | LayOff):
+        cards = move.cards
+    else:
+        return ()
+    codes = resolve(st.hands[st.to_move or 0], cards)
+    return tuple(codes) if codes is not None else ()
+
+
+def split(codes: list[int]) -> tuple[int | None, int, int, int] | None:
+    """(rank of the naturals or None, naturals, twos, jokers); None if ranks are mixed."""
+    rank: int | None = None
+    naturals = twos = jokers = 0
+    for code in codes:
+        r = code >> 2
+        if code == JOKER:
+            jokers += 1
+        elif r == TWO:
+            twos += 1
+        else:
+            if rank is not None and r != rank:
+                return None
+            rank = r
+            naturals += 1
+    return rank, naturals, twos, jokers
+
+
+def remove(hand: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
+    rest = list(hand)
+    for code in codes:
+        rest.remove(code)
+    return tuple(rest)
+
+
+def replaced(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return items[:index] + (value,) + items[index + 1 :]

@@ -1,0 +1,247 @@
+"""The legal-move generator: every legal play once, suit-free, in a fixed order.
+
+Plays are enumerated by counts ("k naturals of rank R, t twos, j jokers"), never by
+subsets of the hand, and each candidate is decided by the same functions as `check`
+(`canasta._rules.legality`), so ``legal_moves()`` and ``check()`` cannot disagree.
+
+Order of ``legal_moves()``: ``draw``; ``take`` moves (bare ``take`` first, then by number of
+naturals, twos, jokers); ``ask``; ``meld`` moves by rank (A, 4..K, black threes, wild meld);
+``add`` moves by the target meld's rank; ``discard`` moves by rank (A, 3..K, 2, joker);
+``end``; ``yes`` then ``no`` when answering.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from canasta._rules.facts import context
+from canasta._rules.legality import (
+    OBLIGES,
+    after_reason,
+    ask_reason,
+    discard_block,
+    discard_reason,
+    end_reason,
+    legal_play,
+    meld_verdict,
+    rank_facts,
+    take_options,
+    wild_splits,
+)
+from canasta.cards import (
+    BLACK_THREES,
+    JOKER_RANK,
+    NATURAL_RANKS,
+    RANK_VALUES,
+    RANKS,
+    THREE,
+    TWO,
+    Card,
+)
+from canasta.errors import IllegalReason
+from canasta.moves import (
+    ASK,
+    END,
+    NO,
+    PATTERNS,
+    TAKE_LAYOFF,
+    YES,
+    Discard,
+    LayOff,
+    MeldCards,
+    Move,
+    Take,
+)
+from canasta.moves import (
+    DRAW as DRAW_MOVE,
+)
+from canasta.table import ANSWER, CANASTA_SIZE, DRAW, OVER, WILD_RANK, Table
+from canasta.variants.base import Variant
+
+# Discard order of legal_moves(): A, 3..K, then 2, then the joker.
+_DISCARD_ORDER = (0, *range(2, 13), TWO, JOKER_RANK)
+# Order of meld: and add: moves in legal_moves() (the black threes have no add:).
+_MELD_ORDER = (*NATURAL_RANKS, THREE)
+_ADD_ORDER = (*NATURAL_RANKS, WILD_RANK)
+
+_MOVE_CACHE: dict[tuple[str, int, int, int, int], Move] = {}
+
+
+def _move(kind: str, rank: int, k: int, twos: int, jokers: int) -> Move:
+    key = (kind, rank, k, twos, jokers)
+    move = _MOVE_CACHE.get(key)
+    if move is None:
+        cards: tuple[Card, ...] = (
+            (PATTERNS[rank],) * k + (PATTERNS[TWO],) * twos + (PATTERNS[JOKER_RANK],) * jokers
+        )
+        if kind == "take":
+            move = Take(cards)
+        elif kind == "meld":
+            move = MeldCards(cards)
+        elif kind == "discard":
+            move = Discard(PATTERNS[rank])
+        else:
+            move = LayOff("*" if rank == WILD_RANK else RANKS[rank], cards)
+        _MOVE_CACHE[key] = move
+    return move
+
+
+#: ``discard:R`` for each rank index.
+_DISCARDS: tuple[Move, ...] = tuple(_move("discard", rank, 0, 0, 0) for rank in range(14))
+
+
+def _take_moves(st: Table) -> list[Move]:
+    rank = st.pile[-1] >> 2 if st.pile else 0
+    return [
+        TAKE_LAYOFF if k == 0 and t == 0 and j == 0 else _move("take", rank, k, t, j)
+        for k, t, j in take_options(st)
+    ]
+
+
+def _opening_conceivable(st: Table, counts: list[int]) -> bool:
+    """Optimistic bound for an unopened side: could any initial meld be completed?
+
+    Every natural of a rank held at least twice plus every wild, against the minimum; or a
+    seven-card group, which may waive the minimum (D12, spec §3.5.4). Only a shortcut: the
+    solver decides each move.
+    """
+    variant = st.variant
+    seat = st.to_move
+    assert seat is not None
+    wilds = counts[TWO] + counts[JOKER_RANK]
+    best = st.turn.opening + 20 * counts[TWO] + 50 * counts[JOKER_RANK]
+    biggest = 0
+    for rank in NATURAL_RANKS:
+        if counts[rank] >= 2:
+            best += counts[rank] * RANK_VALUES[rank]
+            biggest = max(biggest, counts[rank])
+    if best >= variant.initial_minimum(st.scores[variant.side_of(seat)]):
+        return True
+    return biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE or bool(st.turn.groups)
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_options(
+    variant: Variant,
+    add: bool,
+    rank: int,
+    naturals: int,
+    twos: int,
+    jokers: int,
+    facts: tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool],
+    wild_incomplete: bool,
+    opening: bool,
+) -> tuple[tuple[int, int, int, int], ...]:
+    """Every (naturals, twos, jokers) of a meld or lay-off on ``rank`` that the meld rules
+    allow, with its `meld_verdict` flags, in the generator's order.
+
+    The look-ahead aside, legality depends only on these counts, so random play and
+    search ask the same few questions again and again: they are cached.
+    """
+    if rank == WILD_RANK:
+        splits = wild_splits(twos, jokers, twos + jokers)
+        counts: range = range(1)
+        least = 1
+    else:
+        splits = wild_splits(twos, jokers, variant.max_wilds_per_meld)
+        # Spec §2.4: a new meld has two naturals and three cards at least.
+        counts = range(naturals + 1) if add else range(2, naturals + 1)
+        least = 1 if add else 3
+    grow, full, may_start, closed = facts
+    options = []
+    for k in counts:
+        for t, j in splits:
+            if k + t + j < least:
+                continue
+            verdict = meld_verdict(
+                variant,
+                add,
+                rank,
+                k,
+                t,
+                j,
+                grow,
+                full,
+                may_start,
+                closed,
+                wild_incomplete,
+                opening,
+            )
+            if not isinstance(verdict, IllegalReason):
+                options.append((k, t, j, verdict))
+    return tuple(options)
+
+
+def _play_moves(st: Table) -> list[Move]:
+    ctx = context(st)
+    counts = ctx.counts
+    variant = st.variant
+    twos, jokers = counts[TWO], counts[JOKER_RANK]
+    moves: list[Move] = []
+    opening = not ctx.opened
+    if opening and not st.turn.must_go_out and not _opening_conceivable(st, counts):
+        return moves
+    # Opened and not obliged to go out: a play that leaves two cards in hand needs no
+    # look-ahead (legality.after_reason).
+    fast = not opening and not st.turn.must_go_out
+    short = ctx.hand_len - 2
+    wild_incomplete = ctx.wild_incomplete
+
+    def add_options(kind: str, rank: int, naturals: int) -> None:
+        add = kind == "add"
+        facts = rank_facts(variant, ctx, rank)
+        for k, t, j, verdict in _rank_options(
+            variant, add, rank, naturals, twos, jokers, facts, wild_incomplete, opening
+        ):
+            if not (fast and k + t + j <= short and not verdict & OBLIGES):
+                play = legal_play(st, ctx, add, rank, k, t, j, verdict)
+                if after_reason(st, ctx, play) is not None:
+                    continue
+            moves.append(_move(kind, rank, k, t, j))
+
+    for rank in _MELD_ORDER:
+        if counts[rank] >= 2:
+            add_options("meld", rank, counts[rank])
+    if variant.has_wild_melds and twos + jokers:
+        add_options("meld", WILD_RANK, 0)
+    on_table = {m.rank for m in ctx.melds}
+    for rank in _ADD_ORDER:
+        if rank in on_table:
+            add_options("add", rank, 0 if rank == WILD_RANK else counts[rank])
+    return moves
+
+
+def legal_moves(st: Table) -> tuple[Move, ...]:
+    """Every legal move, suit-free, each play once, in the order of the module docstring."""
+    phase = st.phase
+    if phase == OVER:
+        return ()
+    if phase == ANSWER:
+        return (YES, NO)
+    moves: list[Move] = []
+    if phase == DRAW:
+        if st.stock:
+            moves.append(DRAW_MOVE)
+        moves.extend(_take_moves(st))
+        if end_reason(st) is None:
+            moves.append(END)
+        return tuple(moves)
+    if ask_reason(st) is None:
+        moves.append(ASK)
+    moves.extend(_play_moves(st))
+    counts = context(st).counts
+    if discard_block(st) is None:
+        if not st.variant.restricts_discards:
+            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
+        else:
+            hand = st.hands[st.to_move or 0]
+            for rank in _DISCARD_ORDER:
+                if counts[rank]:
+                    code = next(c for c in hand if c >> 2 == rank)
+                    if rank == THREE:
+                        code = next((c for c in hand if c in BLACK_THREES), code)
+                    if discard_reason(st, code) is None:
+                        moves.append(_DISCARDS[rank])
+    if end_reason(st) is None:
+        moves.append(END)
+    return tuple(moves)

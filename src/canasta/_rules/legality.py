@@ -1,0 +1,653 @@
+"""Legality: what a move does, and whether it may be made.
+
+`decide` turns a move into its effect (`Play` for a meld, lay-off or pickup): which
+cards, which meld it goes to, what it obliges. `check` validates that effect, and
+`canasta._rules.transitions` commits it, so every rule is decided here, once. The count
+functions (`play_effect`, `take_effect`) are what the generator asks for each candidate
+play, without building a move first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import NamedTuple
+
+from canasta._rules import lookahead
+from canasta._rules.facts import (
+    Context,
+    concealed_done,
+    concealed_possible,
+    context,
+    lay_off_target,
+    may_go_out,
+    new_ok,
+    opening_complete,
+    out_impossible,
+    query,
+    resolve,
+    split,
+    with_group,
+)
+from canasta.cards import (
+    JOKER,
+    JOKER_RANK,
+    RANK_VALUES,
+    RANKS,
+    RED_THREES,
+    THREE,
+    TWO,
+    card_value,
+)
+from canasta.errors import IllegalReason as R
+from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Take
+from canasta.table import (
+    ANSWER,
+    DRAW,
+    OVER,
+    PLAY,
+    WILD_RANK,
+    Group,
+    Meld,
+    Table,
+    Turn,
+    evolve,
+)
+from canasta.variants.base import Variant
+
+
+class Play(NamedTuple):
+    """The effect of a meld, a lay-off or a pickup of the pile, decided by counts.
+
+    ``kind`` is ``"meld"``, ``"add"`` or ``"take"``; ``k`` naturals of ``rank`` (for a
+    pickup, from the hand: the pile's top card comes on top), ``twos`` and ``jokers``.
+    """
+
+    kind: str
+    rank: int
+    k: int
+    twos: int
+    jokers: int
+    #: the side's meld the cards join, or None for a new meld
+    target: Meld | None
+    #: the play obliges the player to go out this turn (black threes, D28, partner's yes)
+    obliged: bool
+    #: the cards left in hand, before any pile cards join it
+    hand_after: int
+
+
+class Decision(NamedTuple):
+    """A move with what it takes from the hand: the codes and, for plays, their effect."""
+
+    move: Move
+    codes: tuple[int, ...]
+    play: Play | None
+
+
+# --------------------------------------------------------------------------------------
+# Melds and lay-offs in the play phase
+
+
+def meld_verdict(
+    variant: Variant,
+    add: bool,
+    rank: int,
+    k: int,
+    twos: int,
+    jokers: int,
+    grow: tuple[int, int] | None,
+    full: tuple[int, int] | None,
+    may_start: bool,
+    closed: bool,
+    wild_incomplete: bool,
+    opening: bool,
+) -> R | int:
+    """The meld rules for ``meld:`` (add=False) or ``add:`` (add=True) of ``k`` naturals of
+    ``rank``, ``twos`` and ``jokers``: why the play is invalid, or what it does.
+
+    The side's melds of the rank are given by counts: ``grow`` is (naturals, wilds) of the
+    one that can still take cards, ``full`` of one past the size cap that a lay-off may
+    still join (D28); ``may_start`` says whether a new meld of the rank may be started
+    (spec §2.4, §3.5.3). A pure function of its arguments, so the generator can cache it.
+
+    Returns a reason, or flags: `OBLIGES` (the play obliges going out this turn: black
+    threes, a meld past the cap) and `JOINS_FULL` (it joins the ``full`` meld).
+    """
+    wilds = twos + jokers
+    verdict = 0
+    if rank == THREE:
+        if add:
+            return R.NO_SUCH_MELD
+        reason = variant.black_three_meld_reason(k, wilds)
+        if reason is not None:
+            return reason
+        return OBLIGES  # spec §2.6: black threes are melded only when going out
+    if rank == WILD_RANK:
+        if add:
+            if grow is None:
+                return R.NO_SUCH_MELD
+            reason = variant.wild_meld_reason(grow[0] + grow[1], wilds)
+        else:
+            if grow is not None or not variant.has_wild_melds:
+                return R.INVALID_MELD
+            reason = variant.wild_meld_reason(0, wilds)
+        return reason if reason is not None else 0
+    if closed:
+        return R.CLOSED_RANK
+    target = grow
+    if add:
+        if target is None:
+            target = full
+            verdict = JOINS_FULL
+        if target is None:
+            return R.NO_SUCH_MELD
+    else:
+        if not may_start:
+            return R.INVALID_MELD
+        # A meld: group must be valid on its own before merging (spec §2.4, §2.10).
+        reason = variant.natural_meld_reason(rank, 0, 0, k, wilds, opening)
+        if reason is not None:
+            return reason
+    n0, w0 = target if target is not None else (0, 0)
+    if n0 + w0 or add:
+        reason = variant.natural_meld_reason(rank, n0, w0, k, wilds, opening)
+        if reason is not None:
+            return reason
+    if wilds and wild_incomplete and variant.wild_meld_blocks_wilds:
+        return R.WILD_RULE
+    if n0 + w0 + k + wilds > variant.max_meld_size:
+        verdict |= OBLIGES  # D28: a meld beyond the cap only in the going-out turn
+    return verdict
+
+
+#: `meld_verdict` flags.
+OBLIGES, JOINS_FULL = 1, 2
+
+
+def rank_facts(
+    variant: Variant, ctx: Context, rank: int
+) -> tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool]:
+    """The arguments of `meld_verdict` that describe the side's melds of ``rank``: the
+    growable one, a full one a lay-off may join, may a new one start, is the rank closed."""
+    melds = ctx.melds
+    target = ctx.growable[rank]
+    grow = None if target is None else (target.naturals, target.wilds)
+    full = None
+    if target is None and rank != WILD_RANK:
+        other = lay_off_target(variant, melds, rank)
+        full = None if other is None else (other.naturals, other.wilds)
+    return grow, full, new_ok(variant, melds, rank, ctx.closed), rank in ctx.closed
+
+
+def play_effect(
+    st: Table, ctx: Context, add: bool, rank: int, k: int, twos: int, jokers: int
+) -> R | Play:
+    """The effect of ``meld:`` (add=False) or ``add:`` (add=True) of cards known to be in
+    hand, in the play phase; or why it is not a valid meld (the look-ahead aside)."""
+    variant = st.variant
+    grow, full, may_start, closed = rank_facts(variant, ctx, rank)
+    verdict = meld_verdict(
+        variant,
+        add,
+        rank,
+        k,
+        twos,
+        jokers,
+        grow,
+        full,
+        may_start,
+        closed,
+        ctx.wild_incomplete,
+        not ctx.opened,
+    )
+    if isinstance(verdict, R):
+        return verdict
+    return legal_play(st, ctx, add, rank, k, twos, jokers, verdict)
+
+
+def legal_play(
+    st: Table, ctx: Context, add: bool, rank: int, k: int, twos: int, jokers: int, verdict: int
+) -> Play:
+    """The `Play` of a valid meld or lay-off with its `meld_verdict` flags."""
+    if rank == THREE:
+        target = None
+    elif verdict & JOINS_FULL:
+        target = lay_off_target(st.variant, ctx.melds, rank)
+    else:
+        target = ctx.growable[rank]
+    obliged = bool(verdict & OBLIGES) or st.turn.must_go_out
+    kind = "add" if add else "meld"
+    return Play(kind, rank, k, twos, jokers, target, obliged, ctx.hand_len - k - twos - jokers)
+
+
+def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R | None:
+    counts = ctx.counts
+    if (k and k > counts[rank]) or twos > counts[TWO] or jokers > counts[JOKER_RANK]:
+        return R.NOT_IN_HAND
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Taking the pile
+
+
+def take_effect(st: Table, ctx: Context, k: int, twos: int, jokers: int) -> R | Play:
+    """Spec §2.7 (T1–T6) and §3.5.5: the effect of taking the pile with k naturals, twos
+    and jokers from hand (known to be there), or why it may not be taken."""
+    variant = st.variant
+    top = st.pile[-1]
+    rank = top >> 2
+    if len(st.pile) == 1 and ctx.hand_len == 1 and not variant.one_card_pile_allowed:
+        return R.ONE_CARD_PILE  # T5, D16
+    closed = ctx.closed
+    if rank in closed:
+        return R.CLOSED_RANK
+    melds = ctx.melds
+    opened = ctx.opened
+    frozen_for = variant.pile_always_frozen or st.frozen or not opened
+    wilds = twos + jokers
+    target = ctx.growable[rank]
+    if k + wilds == 0:
+        # T3c: lay the top card off.
+        if frozen_for or not variant.pickup_layoff_allowed:
+            return R.PILE_FROZEN if st.frozen else R.NATURAL_PAIR_NEEDED
+        if target is None:
+            return R.NO_SUCH_MELD
+        reason = variant.natural_meld_reason(rank, target.naturals, target.wilds, 1, 0, False)
+        if reason is not None:
+            return reason
+    else:
+        reason = variant.pickup_reason(k, wilds, st.frozen, opened)
+        if reason is not None:
+            return reason
+        reason = variant.natural_meld_reason(rank, 0, 0, k + 1, wilds, not opened)
+        if reason is not None:
+            return reason
+        if target is not None:
+            if target.size > variant.pickup_join_limit:
+                return R.MELD_TOO_LARGE  # spec §3.5.5: joins only a meld of 3 or 4
+            reason = variant.natural_meld_reason(
+                rank, target.naturals, target.wilds, k + 1, wilds, not opened
+            )
+            if reason is not None:
+                return reason
+        elif not new_ok(variant, melds, rank, closed):
+            return R.INVALID_MELD
+    return Play("take", rank, k, twos, jokers, target, False, ctx.hand_len - k - wilds)
+
+
+def take_reason(st: Table, k: int, twos: int, jokers: int) -> R | None:
+    """Why taking the pile with these counts from hand is illegal, or None."""
+    reason = _pile_reason(st)
+    if reason is not None:
+        return reason
+    ctx = context(st)
+    reason = _counts_reason(ctx, st.pile[-1] >> 2, k, twos, jokers)
+    if reason is not None:
+        return reason
+    play = take_effect(st, ctx, k, twos, jokers)
+    if isinstance(play, R):
+        return play
+    return after_reason(st, ctx, play)
+
+
+def _pile_reason(st: Table) -> R | None:
+    if st.phase != DRAW:
+        return R.WRONG_PHASE
+    if not st.pile:
+        return R.PILE_EMPTY
+    if st.variant.blocks_pile(st.pile[-1]):
+        return R.PILE_BLOCKED
+    return None
+
+
+def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
+    """Every legal pickup as (naturals, twos, jokers) from hand, in the generator's order:
+    the bare take first, then by naturals, twos and jokers."""
+    if _pile_reason(st) is not None:
+        return
+    ctx = context(st)
+    counts = ctx.counts
+    rank = st.pile[-1] >> 2
+    # A bare ``take`` lays the top card off: only onto a meld of its rank (T3c).
+    if any(m.rank == rank for m in ctx.melds) and take_reason(st, 0, 0, 0) is None:
+        yield (0, 0, 0)
+    most = st.variant.max_wilds_per_meld
+    splits = wild_splits(counts[TWO], counts[JOKER_RANK], most)
+    for k in range(1, counts[rank] + 1):
+        for t, j in splits:
+            play = take_effect(st, ctx, k, t, j)
+            if not isinstance(play, R) and after_reason(st, ctx, play) is None:
+                yield (k, t, j)
+
+
+@cache
+def wild_splits(twos: int, jokers: int, most: int) -> tuple[tuple[int, int], ...]:
+    """Every (twos, jokers) pair of at most ``most`` wild cards from those held."""
+    return tuple(
+        (t, j) for t in range(min(twos, most) + 1) for j in range(min(jokers, most - t) + 1)
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The turn after a play, and the checks that look at it
+
+
+def play_turn(st: Table, play: Play) -> Turn:
+    """The turn's bookkeeping after ``play``: groups, lay-offs, the opening value, what
+    the player must do (spec §2.8, §2.10, §3.5.4)."""
+    wilds = play.twos + play.jokers
+    value = play.k * RANK_VALUES[play.rank] + 20 * play.twos + 50 * play.jokers
+    if play.kind == "take":
+        top = st.pile[-1]
+        if play.k + wilds:
+            turn = Turn(
+                took_pile=True,
+                groups=(Group(play.rank, play.k + 1, wilds, False),),
+                waiting=st.pile[:-1],
+            )
+        else:
+            turn = Turn(took_pile=True, laid_off=True, waiting=st.pile[:-1])
+        if not st.opened[st.variant.side_of(st.to_move or 0)]:
+            opening = st.variant.pickup_opening_value(card_value(top), value)
+            turn = evolve(turn, opening=opening)
+        return turn
+    turn = st.turn
+    rank = play.rank
+    if play.kind == "add" and not any(g.rank == rank for g in turn.groups):
+        turn = evolve(turn, laid_off=True, melded=True)
+    else:
+        groups = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
+        turn = evolve(turn, melded=True, groups=groups)
+    if play.obliged and not turn.must_go_out:
+        turn = evolve(turn, must_go_out=True)
+    if not st.opened[st.variant.side_of(st.to_move or 0)]:
+        turn = evolve(turn, opening=turn.opening + value)
+    return turn
+
+
+def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
+    """The checks that look at the position after ``play`` (spec §2.8, §2.9, §2.11): the
+    hand left, the initial meld still reachable, going out still possible when due."""
+    variant = st.variant
+    hand_after = play.hand_after
+    obliged = play.obliged
+    opened = ctx.opened
+    if play.kind == "take":
+        if opened:
+            hand_after += sum(1 for c in st.pile[:-1] if c not in variant.laid_out_threes)
+            if hand_after >= 2:
+                return None  # nothing below can fail: skip building the position after
+    elif opened and not obliged and hand_after >= 2:
+        return None  # nothing below can fail: skip building the position after
+    reason = _after_position_reason(st, ctx, play, hand_after)
+    if play.rank == THREE and play.kind == "meld" and reason in (R.MUST_GO_OUT, R.HAND_SIZE):
+        return R.BLACK_THREES  # spec §2.6: only in the turn the player goes out
+    return reason
+
+
+def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int) -> R | None:
+    variant = st.variant
+    rank, k, twos, jokers = play.rank, play.k, play.twos, play.jokers
+    seat = ctx.seat
+    turn_after = play_turn(st, play)
+    # The position after the play, by counts: placeholder codes of the right ranks.
+    counts_after = ctx.counts.copy()
+    if rank != WILD_RANK:
+        counts_after[rank] -= k
+    counts_after[TWO] -= twos
+    counts_after[JOKER_RANK] -= jokers
+    placeholder = (JOKER,) * jokers + (4,) * twos + (rank * 4,) * k
+    if play.kind == "take":
+        placeholder += (st.pile[-1],)
+    melds = ctx.melds
+    target = play.target
+    if target is not None:
+        index = melds.index(target)
+        melds_after = melds[:index] + (target.plus(placeholder),) + melds[index + 1 :]
+    else:
+        melds_after = (*melds, Meld.of(rank, placeholder))
+    opened = ctx.opened
+    done = opened or opening_complete(st, ctx.side, turn_after)
+    if done and not opened:
+        # The pile's cards join the hand once the initial meld is complete (spec §2.8).
+        hand_after += sum(1 for c in turn_after.waiting if c not in variant.laid_out_threes)
+    if hand_after <= 1:
+        if play.obliged and hand_after and turn_after.no_discard:
+            return R.MUST_GO_OUT  # the last card cannot be discarded this turn (D11)
+        may_out = may_go_out(variant, melds_after, turn_after)
+        if not done:
+            # D12: an unopened player may still go out concealed without the minimum.
+            may_out = may_out and (
+                variant.concealed_exempt
+                and not turn_after.took_pile
+                and concealed_possible(st, seat, turn_after)
+                and concealed_done(variant, turn_after.groups)
+            )
+        if not may_out:
+            if turn_after.permission is False and hand_after == 0:
+                return R.PERMISSION_DENIED
+            return R.HAND_SIZE
+        if hand_after == 0 and variant.go_out_needs_discard:
+            return R.HAND_SIZE
+        return None
+    if not done:
+        q = query(
+            st,
+            lookahead.OPEN,
+            counts_after,
+            melds_after,
+            turn_after,
+            False,
+            concealed_possible(st, seat, turn_after) and not turn_after.took_pile,
+        )
+        if not lookahead.feasible(variant, q):
+            return R.INITIAL_MINIMUM
+    if play.obliged:
+        if out_impossible(st, counts_after, melds_after):
+            return R.MUST_GO_OUT
+        q = query(
+            st,
+            lookahead.OUT,
+            counts_after,
+            melds_after,
+            turn_after,
+            done,
+            concealed_possible(st, seat, turn_after),
+        )
+        if not lookahead.feasible(variant, q):
+            return R.MUST_GO_OUT
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Discards, asking partner, ending the deal
+
+
+def discard_block(st: Table) -> R | None:
+    """Why no card at all may be discarded now (the same answer for every card)."""
+    if st.phase != PLAY:
+        return R.WRONG_PHASE
+    seat = st.to_move
+    assert seat is not None
+    variant = st.variant
+    turn = st.turn
+    if turn.no_discard:
+        return R.NO_DISCARD
+    side = variant.side_of(seat)
+    melds = st.melds[side]
+    going_out = len(st.hands[seat]) == 1
+    if not st.opened[side] and (turn.melded or turn.took_pile):
+        exempt = (
+            going_out
+            and variant.concealed_exempt
+            and not turn.took_pile
+            and concealed_possible(st, seat, turn)
+            and concealed_done(variant, turn.groups)
+            and may_go_out(variant, melds, turn)
+        )
+        if not exempt:
+            return R.OPENING_INCOMPLETE
+    if going_out:
+        if turn.permission is False:
+            return R.PERMISSION_DENIED
+        if not may_go_out(variant, melds, turn):
+            return R.CANNOT_GO_OUT
+    elif turn.must_go_out:
+        return R.MUST_GO_OUT
+    return None
+
+
+def discard_reason(st: Table, code: int) -> R | None:
+    """May the card ``code`` (in the hand of the player to move) be discarded?"""
+    reason = discard_block(st)
+    if reason is not None or not st.variant.restricts_discards:
+        return reason
+    ctx = context(st)
+    going_out = ctx.hand_len == 1
+    return st.variant.discard_reason(code, ctx.counts, not st.pile, going_out, ctx.closed)
+
+
+def ask_reason(st: Table) -> R | None:
+    if st.phase != PLAY:
+        return R.WRONG_PHASE
+    variant = st.variant
+    turn = st.turn
+    if not variant.has_partners or turn.asked or turn.melded or turn.no_discard:
+        return R.ASK_NOT_ALLOWED
+    ctx = context(st)
+    if ctx.hand_len < 2:
+        # [LIB] after "no" the player must end the turn with a card in hand: with one card
+        # there would be no legal move left, so a single card cannot ask.
+        return R.ASK_NOT_ALLOWED
+    limit = variant.ask_limit
+    if limit is not None and st.asked[ctx.seat] >= limit:
+        return R.ASK_NOT_ALLOWED
+    # Spec §2.11 [LIB]: only when a going-out sequence exists, so "yes" can be honoured.
+    if out_impossible(st, ctx.counts, ctx.melds):
+        return R.ASK_NOT_ALLOWED
+    q = query(
+        st,
+        lookahead.OUT,
+        ctx.counts,
+        ctx.melds,
+        turn,
+        ctx.opened,
+        concealed_possible(st, ctx.seat, turn),
+    )
+    return None if lookahead.feasible(variant, q) else R.ASK_NOT_ALLOWED
+
+
+def end_reason(st: Table) -> R | None:
+    if st.phase == DRAW:
+        if st.stock:
+            return R.END_NOT_ALLOWED
+        variant = st.variant
+        ctx = context(st)
+        if (
+            variant.pickup_forced_after_stock
+            and st.pile
+            and not (st.frozen or variant.pile_always_frozen or not ctx.opened)
+            and any(m.rank == st.pile[-1] >> 2 for m in ctx.melds)
+            and next(take_options(st), None) is not None
+        ):
+            return R.PICKUP_FORCED  # spec §2.12 (2), D20
+        return None
+    if st.phase == PLAY and st.turn.no_discard:
+        side = st.variant.side_of(st.to_move or 0)
+        if not st.opened[side] and st.turn.melded:
+            return R.OPENING_INCOMPLETE
+        if st.turn.must_go_out:
+            return R.MUST_GO_OUT
+        return None
+    return R.END_NOT_ALLOWED
+
+
+# --------------------------------------------------------------------------------------
+# Moves as written
+
+
+def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
+    """The move's effect with the cards it names resolved, or why it is illegal (every
+    check but the look-ahead ones of `after_reason`).
+
+    ``listed``: the move is one of the generator's legal moves, so the checks that only
+    refuse (ending, asking, discarding) are skipped; the effect is the same.
+    """
+    if st.phase == OVER:
+        return R.GAME_OVER
+    if st.phase == ANSWER:
+        return Decision(move, (), None) if isinstance(move, Answer) else R.WRONG_PHASE
+    if isinstance(move, Answer):
+        return R.WRONG_PHASE
+    if isinstance(move, Draw):
+        if st.phase != DRAW:
+            return R.WRONG_PHASE
+        return Decision(move, (), None) if st.stock else R.STOCK_EMPTY
+    if isinstance(move, End | Ask):
+        if listed:
+            return Decision(move, (), None)
+        reason = end_reason(st) if isinstance(move, End) else ask_reason(st)
+        return reason if reason is not None else Decision(move, (), None)
+    hand = st.hands[st.to_move or 0]
+    if isinstance(move, Discard):
+        codes = resolve(hand, (move.card,))
+        if codes is None:
+            return R.NOT_IN_HAND if st.phase == PLAY else R.WRONG_PHASE
+        reason = None if listed else discard_reason(st, codes[0])
+        return reason if reason is not None else Decision(move, tuple(codes), None)
+    if isinstance(move, Take):
+        if st.phase != DRAW:
+            return R.WRONG_PHASE
+        codes = resolve(hand, move.cards)
+        if codes is None:
+            return R.NOT_IN_HAND
+        parts = split(codes)
+        top_rank = st.pile[-1] >> 2 if st.pile else None
+        if parts is None or (parts[0] is not None and parts[0] != top_rank):
+            return R.WRONG_RANK
+        reason = _pile_reason(st)
+        if reason is not None:
+            return reason
+        play = take_effect(st, context(st), parts[1], parts[2], parts[3])
+        return play if isinstance(play, R) else Decision(move, tuple(codes), play)
+    if isinstance(move, MeldCards | LayOff):
+        if st.phase != PLAY:
+            return R.WRONG_PHASE
+        if not move.cards:
+            return R.INVALID_MELD  # a play with no cards
+        codes = resolve(hand, move.cards)
+        if codes is None:
+            return R.NOT_IN_HAND
+        parts = split(codes)
+        if parts is None:
+            return R.WRONG_RANK
+        rank, k, twos, jokers = parts
+        add = isinstance(move, LayOff)
+        if isinstance(move, LayOff):
+            target = WILD_RANK if move.target == "*" else RANKS.index(move.target)
+            if target == WILD_RANK:
+                if k:
+                    return R.WRONG_RANK
+            elif rank is not None and rank != target:
+                return R.WRONG_RANK
+            if target == THREE:
+                return R.NO_SUCH_MELD
+            rank = target
+        elif rank is None:
+            rank = WILD_RANK
+        elif rank == THREE and any(c in RED_THREES for c in codes):
+            return R.INVALID_MELD  # red threes are never melded (spec §2.6)
+        play = play_effect(st, context(st), add, rank, k, twos, jokers)
+        return play if isinstance(play, R) else Decision(move, tuple(codes), play)
+    return R.WRONG_PHASE  # pragma: no cover - every Move subclass is handled above
+
+
+def check(st: Table, move: Move) -> R | None:
+    """None if ``move`` is legal in ``st``, else why not."""
+    decision = decide(st, move)
+    if isinstance(decision, R):
+        return decision
+    if decision.play is not None:
+        return after_reason(st, context(st), decision.play)
+    return None

@@ -1,0 +1,70 @@
+"""What the table sees of each move: its public event, and the memory it leaves.
+
+Every move is made face up except the cards drawn from the stock: the cards melded, laid
+off or discarded, the pile taken, the threes laid out. `event` records that for the log,
+and `remember` carries the table's memory forward one move, so that what a seat knows
+never has to be rebuilt from the whole history.
+"""
+
+from __future__ import annotations
+
+from canasta._rules.legality import Decision
+from canasta.moves import Discard, Take
+from canasta.table import Memory, Step, Table
+
+
+def fresh_memory(table: Table) -> Memory:
+    """The memory at the start of a deal (or of a position read with none): nothing known."""
+    empty = ((),) * table.variant.players
+    return Memory(known=empty, discarded=empty)
+
+
+def step(log: Step | None, before: Table, decision: Decision, after: Table) -> Step:
+    """``log`` with the public event of ``decision``, which led from ``before`` to
+    ``after``."""
+    seat = before.to_move
+    assert seat is not None
+    side = before.variant.side_of(seat)
+    move = decision.move
+    threes = after.threes[side]
+    return Step(
+        log,
+        1 if log is None else log.length + 1,
+        seat,
+        move,
+        decision.codes,
+        before.pile if type(move) is Take else (),
+        threes[len(before.threes[side]) :] if threes is not before.threes[side] else (),
+    )
+
+
+def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
+    rest = list(known)
+    for code in codes:
+        if code in rest:
+            rest.remove(code)
+    return tuple(rest)
+
+
+def remember(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
+    """The memory after ``decision``: cards known in hands (taken from the pile, not
+    played since) and each seat's discards."""
+    seat = before.to_move
+    assert seat is not None
+    move = decision.move
+    codes = decision.codes
+    # The pile cards that the move sent into the hand: at once for an opened side, or
+    # when the initial meld completes (spec §2.7, §2.8).
+    waiting = before.pile[:-1] if isinstance(move, Take) else before.turn.waiting
+    joined = waiting and not after.turn.waiting
+    if not codes and not joined:
+        return memory
+    own = _without(memory.known[seat], codes)
+    if joined:
+        laid = before.variant.laid_out_threes
+        own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
+    discarded = memory.discarded
+    if isinstance(move, Discard):
+        discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
+    known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
+    return Memory(known=known, discarded=discarded)

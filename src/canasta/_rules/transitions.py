@@ -1,0 +1,275 @@
+"""Transitions: dealing, and committing a decided move to build the next table.
+
+`commit` takes the `Decision` that `canasta._rules.legality.decide` made and builds the
+table after it; it decides nothing a second time. Automatic events (threes laid face up
+and replaced, the pile joining the hand, the end of the deal) happen here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from canasta._rules.facts import (
+    concealed_done,
+    concealed_possible,
+    opening_complete,
+    remove,
+    replaced,
+)
+from canasta._rules.legality import Decision, play_turn
+from canasta.moves import Answer, Ask, Discard, Draw, End, Take
+from canasta.table import (
+    ANSWER,
+    DRAW,
+    NEW_TURN,
+    OVER,
+    PLAY,
+    WILD_RANK,
+    Meld,
+    Table,
+    evolve,
+)
+from canasta.variants.base import Variant
+
+
+def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer: int) -> Table:
+    """Deal from ``deck`` (top card first) and run the upcard and red-three procedures."""
+    players = variant.players
+    first = (dealer + 1) % players
+    hands: list[list[int]] = [[] for _ in range(players)]
+    position = 0
+    # Spec §2.2 (1): one card at a time, clockwise, starting left of the dealer.
+    for _ in range(variant.hand_size):
+        for offset in range(players):
+            hands[(first + offset) % players].append(deck[position])
+            position += 1
+    stock = list(deck[position:])
+    pile: list[int] = []
+    if variant.starts_with_upcard:
+        # Spec §2.2 (3): turn the upcard; cover it while it is in the skip set.
+        pile.append(stock.pop(0))
+        while stock and variant.upcard_covered(pile[-1]):
+            pile.append(stock.pop(0))
+    table = Table(
+        variant=variant,
+        scores=scores,
+        dealer=dealer,
+        to_move=first,
+        phase=DRAW,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        pile=tuple(pile),
+        stock=tuple(stock),
+        melds=((),) * variant.sides,
+        threes=((),) * variant.sides,
+        frozen=any(variant.freezes_pile(c) for c in pile),
+        opened=(False,) * variant.sides,
+        melded_seats=(False,) * players,
+        turn=NEW_TURN,
+        asked=(0,) * players,
+    )
+    if variant.declares_threes_at_deal:
+        # Spec §2.2 (4), D3: in turn order from the first player, each replaces in full.
+        for offset in range(players):
+            table = declare_threes(table, (first + offset) % players)
+    return begin_turn(table, first)
+
+
+def begin_turn(st: Table, seat: int, **changes: object) -> Table:
+    """Start ``seat``'s turn (applying ``changes`` too); where threes are declared at the
+    player's first turn (D3), its threes go down first."""
+    st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
+    if not st.variant.declares_threes_at_deal:
+        st = declare_threes(st, seat)
+    return st
+
+
+def declare_threes(st: Table, seat: int) -> Table:
+    """Lay every three of the variant's kind from ``seat``'s hand face up and replace it.
+
+    When the stock runs out during the replacements, the threes still to replace are laid
+    face up all the same (nothing is drawn for them).
+    """
+    variant = st.variant
+    laid = variant.laid_out_threes
+    hand = st.hands[seat]
+    if not any(c in laid for c in hand):
+        return st
+    side = variant.side_of(seat)
+    stock = st.stock
+    threes = st.threes[side]
+    cards = [c for c in hand if c not in laid]
+    pending = [c for c in hand if c in laid]
+    while pending:
+        threes += (pending.pop(),)
+        if stock:
+            drawn, stock = stock[0], stock[1:]
+            (pending if drawn in laid else cards).append(drawn)
+    return evolve(
+        st,
+        hands=replaced(st.hands, seat, tuple(sorted(cards))),
+        stock=stock,
+        threes=replaced(st.threes, side, threes),
+    )
+
+
+def _over(st: Table, went_out: int | None = None, concealed: bool = False) -> Table:
+    return evolve(st, phase=OVER, to_move=None, went_out=went_out, concealed=concealed)
+
+
+def _draw(st: Table, seat: int) -> Table:
+    variant = st.variant
+    laid = variant.laid_out_threes
+    side = variant.side_of(seat)
+    stock = st.stock
+    hand = list(st.hands[seat])
+    threes = st.threes[side]
+    wanted = variant.draw_count
+    last_three = variant.last_stock_three_rule
+    ends = no_discard = False
+    # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single last
+    # card is a complete draw.
+    while wanted and stock:
+        card, stock = stock[0], stock[1:]
+        if card in laid:
+            if not stock:
+                ends, no_discard = last_three.ends_deal, last_three.no_discard
+                if last_three.kept_in_hand:
+                    hand.append(card)  # spec §3.5.2: stays in hand, the deal ends
+                    break
+            threes += (card,)
+            continue
+        hand.append(card)
+        wanted -= 1
+    st = evolve(
+        st,
+        stock=stock,
+        hands=replaced(st.hands, seat, tuple(sorted(hand))),
+        threes=replaced(st.threes, side, threes),
+        phase=PLAY,
+    )
+    if ends:
+        return _over(st)
+    if no_discard:
+        st = evolve(st, turn=evolve(st.turn, no_discard=True))
+    return st
+
+
+def _join_waiting(st: Table, seat: int) -> Table:
+    """Spec §2.7 procedure (2): the rest of the pile joins the hand; threes go face up."""
+    variant = st.variant
+    waiting = st.turn.waiting
+    side = variant.side_of(seat)
+    laid = variant.laid_out_threes
+    threes = st.threes[side] + tuple(c for c in waiting if c in laid)
+    joined = st.hands[seat] + tuple(c for c in waiting if c not in laid)
+    return evolve(
+        st,
+        hands=replaced(st.hands, seat, tuple(sorted(joined))),
+        threes=replaced(st.threes, side, threes),
+        turn=evolve(st.turn, waiting=()),
+    )
+
+
+def _partner(st: Table, seat: int) -> int | None:
+    """Spec §3.3 cutthroat: the partner of ``seat`` once the lone hand is known."""
+    lone = st.lone
+    if lone is None or seat == lone:
+        return None
+    return next(s for s in range(st.variant.players) if s not in (seat, lone))
+
+
+def _is_concealed(st: Table, seat: int) -> bool:
+    turn = st.turn
+    return concealed_possible(st, seat, turn) and concealed_done(st.variant, turn.groups)
+
+
+def _sorted_melds(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
+    return tuple(sorted(melds, key=lambda m: (m.rank == WILD_RANK, m.rank, -m.size)))
+
+
+def commit(st: Table, decision: Decision) -> Table:
+    """The table after a legal move, from the decision `legality.decide` made."""
+    seat = st.to_move
+    assert seat is not None
+    variant = st.variant
+    move = decision.move
+    if isinstance(move, Draw):
+        return _draw(st, seat)
+    if isinstance(move, Answer):
+        asker = (seat - variant.sides) % variant.players
+        turn = evolve(st.turn, permission=move.yes, must_go_out=move.yes)
+        return evolve(st, to_move=asker, phase=PLAY, turn=turn)
+    if isinstance(move, Ask):
+        partner = (seat + variant.sides) % variant.players
+        return evolve(
+            st,
+            to_move=partner,
+            phase=ANSWER,
+            turn=evolve(st.turn, asked=True),
+            asked=replaced(st.asked, seat, st.asked[seat] + 1),
+        )
+    if isinstance(move, End):
+        return _over(st)
+    rest = remove(st.hands[seat], decision.codes)
+    hands = replaced(st.hands, seat, rest)
+    if isinstance(move, Discard):
+        code = decision.codes[0]
+        pile = (*st.pile, code)
+        frozen = st.frozen or variant.freezes_pile(code)
+        if not rest:
+            st = evolve(st, hands=hands, pile=pile, frozen=frozen)
+            return _over(st, seat, _is_concealed(st, seat))
+        turn = st.turn
+        melded_seats = st.melded_seats
+        if turn.melded or turn.took_pile:
+            melded_seats = replaced(melded_seats, seat, True)
+        if not st.stock and variant.stock_out_ends_after_turn:
+            st = evolve(st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats)
+            return _over(st)
+        return begin_turn(
+            st,
+            (seat + 1) % variant.players,
+            hands=hands,
+            pile=pile,
+            frozen=frozen,
+            melded_seats=melded_seats,
+        )
+    play = decision.play
+    assert play is not None
+    side = variant.side_of(seat)
+    melds = st.melds[side]
+    cards = decision.codes
+    if isinstance(move, Take):
+        cards = (st.pile[-1], *cards)
+    if play.target is not None:
+        melds = replaced(melds, melds.index(play.target), play.target.plus(cards))
+    else:
+        melds = _sorted_melds((*melds, Meld.of(play.rank, tuple(sorted(cards)))))
+    st = evolve(
+        st,
+        hands=hands,
+        melds=replaced(st.melds, side, melds),
+        turn=play_turn(st, play),
+        phase=PLAY,
+    )
+    if isinstance(move, Take):
+        st = evolve(st, pile=(), frozen=False)
+        if variant.lone_hand_on_first_pickup and st.lone is None:
+            # Spec §3.3: the first player to take the pile becomes the lone hand.
+            st = evolve(st, lone=seat)
+            partners = [s for s in range(variant.players) if s != seat]
+            if any(st.opened[s] for s in partners):
+                st = evolve(st, opened=tuple(o or s in partners for s, o in enumerate(st.opened)))
+    if not st.opened[side]:
+        if opening_complete(st, side, st.turn):
+            opened = replaced(st.opened, side, True)
+            other = _partner(st, side)
+            if other is not None:
+                # Spec §3.3 cutthroat: once one partner has met the minimum, the other is free.
+                opened = replaced(opened, other, True)
+            st = _join_waiting(evolve(st, opened=opened), seat)
+    elif st.turn.waiting:
+        st = _join_waiting(st, seat)
+    if not st.hands[seat]:
+        return _over(st, seat, _is_concealed(st, seat))
+    return st

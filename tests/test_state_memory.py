@@ -1,0 +1,147 @@
+"""A state holds no earlier state: freed predecessors, copies, pickles, and a saved position
+that observes like the original (the engine's memory carried move by move)."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import pickle
+import random
+import weakref
+
+import pytest
+
+import canasta
+from canasta.bots import GreedyBot, RandomBot
+
+VARIANTS = ("classic", "modern-american", "classic-3p-cutthroat", "classic-6p")
+
+
+def _random_line(variant: str, seed: int, plies: int) -> list[canasta.GameState]:
+    rng = random.Random(seed)
+    state = canasta.new_game(variant, seed=seed)
+    states = [state]
+    while not state.is_over and len(states) <= plies:
+        state = state.apply(rng.choice(state.legal_moves()))
+        states.append(state)
+    return states
+
+
+def test_an_early_state_is_freed_once_only_the_last_is_held() -> None:
+    gc.disable()  # freed by reference counting alone: no cycle keeps it
+    try:
+        rng = random.Random(3)
+        state = canasta.new_game("classic", seed=3)
+        first = weakref.ref(state)
+        for _ in range(40):
+            state = state.apply(rng.choice(state.legal_moves()))
+        state.observe(0)
+        state.history()
+        assert first() is None
+        assert len(state.history()) == 40
+    finally:
+        gc.enable()
+
+
+def test_copies_of_a_state_are_the_state_itself() -> None:
+    state = _random_line("classic", 5, 30)[-1]
+    assert copy.copy(state) is state
+    assert copy.deepcopy(state) is state
+    assert copy.deepcopy([state])[0] is state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_pickled_state_plays_on_with_its_history(variant: str) -> None:
+    for state in _random_line(variant, 8, 60)[::7]:
+        loaded = pickle.loads(pickle.dumps(state))
+        assert loaded == state
+        assert loaded.history() == state.history()
+        assert loaded.legal_moves() == state.legal_moves()
+        for seat in range(state.players):
+            assert loaded.observe(seat) == state.observe(seat)
+
+
+def test_a_pickle_does_not_grow_with_a_chain_of_states() -> None:
+    states = _random_line("classic", 11, 80)
+    # The log is stored flat: a pickle's size grows by a few dozen bytes per move.
+    sizes = [len(pickle.dumps(s)) for s in states[::20]]
+    growth = (sizes[-1] - sizes[0]) / (20 * (len(sizes) - 1))
+    assert growth < 60
+
+
+def test_the_history_shows_cards() -> None:
+    state = _random_line("classic", 2, 40)[-1]
+    for event in state.history():
+        assert all(isinstance(c, canasta.Card) for c in event.cards + event.taken + event.threes)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_saved_position_observes_like_the_original(variant: str) -> None:
+    for seed in range(4):
+        for state in _random_line(variant, seed, 400):
+            loaded = canasta.GameState.from_json(state.to_json())
+            assert loaded == state
+            for seat in range(state.players):
+                assert loaded.observe(seat) == state.observe(seat)
+                assert loaded.observe(seat).known == state.observe(seat).known
+
+
+def test_known_cards_survive_a_reload() -> None:
+    # Seat 0 takes the pile: the other seats know the pile's cards are in its hand.
+    state = canasta.GameState.from_dict(
+        {
+            "variant": "classic",
+            "phase": "draw",
+            "hands": ["KH KD 5C 6D 7S 8H 9C", "4C 4D 5H 6S", "4S 5D 6H", "8S 9D TS"],
+            "pile": "JH QS KC",
+            "stock": "AS AH AD AC",
+            "melds": [["TH TD TC"], []],
+        }
+    )
+    state = state.apply("take:KK")
+    assert state.observe(1).known[0] == canasta.parse_cards("JH QS")
+    reloaded = canasta.GameState.from_json(state.to_json())
+    assert reloaded.observe(1).known[0] == canasta.parse_cards("JH QS")
+    assert reloaded.observe(1) == state.observe(1)
+
+
+def test_discards_are_remembered() -> None:
+    state = _random_line("classic", 4, 30)[-1]
+    discarded: list[list[canasta.Card]] = [[] for _ in range(state.players)]
+    for event in state.history():
+        if event.move.kind == "discard":
+            discarded[event.seat].extend(event.cards)
+    assert state.observe(0).discarded == tuple(tuple(d) for d in discarded)
+
+
+def _bots(players: int) -> list[canasta.bots.Bot]:
+    return [GreedyBot(seed=s) if s % 2 == 0 else RandomBot(seed=s) for s in range(players)]
+
+
+@pytest.mark.parametrize("variant", ("classic", "modern-american"))
+def test_bots_play_the_same_after_a_reload_before_every_move(variant: str) -> None:
+    for seed in range(3):
+        start = canasta.new_game(variant, seed=seed)
+        plain, reloading = start, start
+        plain_bots, reloading_bots = _bots(start.players), _bots(start.players)
+        while not plain.is_over:
+            seat = plain.to_move
+            assert seat is not None
+            move = plain_bots[seat].choose(plain.observe(seat))
+            reloading = canasta.GameState.from_json(reloading.to_json())
+            again = reloading_bots[seat].choose(reloading.observe(seat))
+            assert again == move
+            plain, reloading = plain.apply(move), reloading.apply(again)
+        assert reloading.outcome() == plain.outcome()
+
+
+def test_observing_costs_the_same_late_in_a_deal() -> None:
+    # An observation reads the memory; nothing walks the history.
+    state = _random_line("classic", 9, 120)[-1]
+    history = canasta.GameState.history
+    try:
+        canasta.GameState.history = None  # type: ignore[assignment,method-assign]
+        obs = state.observe(1)
+    finally:
+        canasta.GameState.history = history  # type: ignore[method-assign]
+    assert obs.known == state.observe(1).known
