@@ -8,6 +8,7 @@ A bot sees only an `Observation` (what its seat may know) and answers with one m
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -71,6 +72,29 @@ class RandomBot:
 
     def __repr__(self) -> str:
         return "RandomBot()"
+
+
+class TimedBot:
+    """Wraps a bot and adds up the time its decisions take (for benchmarks).
+
+    Attributes:
+        bot: the bot that decides.
+        seconds: wall-clock seconds spent in ``bot.choose`` so far.
+        decisions: how many times it chose.
+    """
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def choose(self, observation: Observation) -> Move:
+        """``bot``'s move, timed."""
+        start = time.perf_counter()
+        move = self.bot.choose(observation)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return move
 
 
 def _seat_bots(bots: Sequence[Bot], players: int) -> Sequence[Bot]:

@@ -26,12 +26,10 @@ from typing import Any
 
 import attrs
 
-from canasta.bots.base import Bot, play_deal
+from canasta.bots.base import Bot, TimedBot, play_deal
 from canasta.bots.registry import make_bot
 from canasta.bots.search import SearchBot
 from canasta.deal import new_game
-from canasta.moves import Move
-from canasta.observation import Observation
 from canasta.variants import from_config
 from canasta.variants.base import Variant
 
@@ -68,22 +66,6 @@ def parse_bot(spec: str, seed: int | None = None) -> Bot:
         ) from None
 
 
-class _Timed:
-    """Wraps a bot and adds up the time its decisions take."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.seconds = 0.0
-        self.decisions = 0
-
-    def choose(self, observation: Observation) -> Move:
-        start = time.perf_counter()
-        move = self.bot.choose(observation)
-        self.seconds += time.perf_counter() - start
-        self.decisions += 1
-        return move
-
-
 def play_game(job: tuple[dict[str, Any], int, str, str]) -> dict[str, Any]:
     """One deal of the ladder: ``(variant config, seed, bot of side 0, bot of side 1)``.
 
@@ -97,7 +79,7 @@ def play_game(job: tuple[dict[str, Any], int, str, str]) -> dict[str, Any]:
     for seat in range(variant.players):
         spec = specs[variant.side_of(seat)]
         # Seeded by the entrant's name too: two entrants of one kind play differently.
-        timed.append(_Timed(parse_bot(spec, seed * 97 + seat + zlib.crc32(spec.encode()))))
+        timed.append(TimedBot(parse_bot(spec, seed * 97 + seat + zlib.crc32(spec.encode()))))
     end = play_deal(new_game(variant, seed=seed), timed)
     outcome = end.outcome()
     assert outcome is not None
