@@ -1,8 +1,9 @@
 # The two commands of the README (`make demo`, `make test`), plus `make bench`, `make callgrind`,
-# `make docs`, and the long runs against hostile input, `make fuzz` and `make soak`
-# (docs/contributing.md). `make test` also installs the learning extras (NumPy, PettingZoo,
-# OpenSpiel) into the same virtual environment and runs their tests (`make test-rl` runs those
-# alone), and Ray, RLlib and PyTorch into a virtual environment of their own (`make test-ray`).
+# `make docs`, `make ladder` (the bot ladder of docs/bots.md, minutes on two cores), and the
+# long runs against hostile input, `make fuzz` and `make soak` (docs/contributing.md).
+# `make test` also installs the learning extras (NumPy, PettingZoo, OpenSpiel) into the same
+# virtual environment and runs their tests (`make test-rl` runs those alone), and Ray, RLlib
+# and PyTorch into a virtual environment of their own (`make test-ray`).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,7 +22,8 @@ RAY_TESTS := tests/test_ray_*.py
 # The CPU build of PyTorch (the default wheel is the much larger CUDA build).
 TORCH := torch==2.13.0
 
-.PHONY: demo test test-rl test-ray lint typecheck pytest bench callgrind docs docs-build fuzz soak clean
+.PHONY: demo test test-rl test-ray lint typecheck pytest bench callgrind ladder docs docs-build fuzz soak \
+	clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -77,6 +79,9 @@ bench: $(RL_STAMP)
 
 callgrind: $(STAMP)
 	$(BIN)/python benchmarks/callgrind.py
+
+ladder: $(STAMP)
+	$(BIN)/python benchmarks/ladder.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs serve

@@ -17,7 +17,6 @@ Usage: ``python benchmarks/bot_strength.py [--deals N] [--seed S] [--variants a,
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -25,24 +24,7 @@ from options import deal_parser, parse_deals
 
 import canasta
 from canasta.bots import BOTS, Bot, RandomBot, play_deal
-from canasta.moves import Move
-from canasta.observation import Observation
-
-
-class _Timed:
-    """Wraps a bot and adds up the time its decisions take."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.seconds = 0.0
-        self.decisions = 0
-
-    def choose(self, observation: Observation) -> Move:
-        start = time.perf_counter()
-        move = self.bot.choose(observation)
-        self.seconds += time.perf_counter() - start
-        self.decisions += 1
-        return move
+from canasta.bots.base import TimedBot
 
 
 def play_one(name: str, seed: int, bot: str) -> tuple[bool, int, float, int]:
@@ -50,7 +32,7 @@ def play_one(name: str, seed: int, bot: str) -> tuple[bool, int, float, int]:
     state = canasta.new_game(name, seed=seed)
     variant = state.variant
     side = seed % 2
-    timed = [_Timed(BOTS[bot](None)) for _ in range(variant.players)]
+    timed = [TimedBot(BOTS[bot](None)) for _ in range(variant.players)]
     seats: list[Bot] = [
         timed[s] if variant.side_of(s) == side else RandomBot(seed * 10 + s)
         for s in range(variant.players)

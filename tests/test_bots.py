@@ -53,10 +53,11 @@ def test_greedy_matches_end_in_a_reasonable_number_of_deals() -> None:
 
 
 @pytest.mark.parametrize("name", canasta.variants.names())
-@pytest.mark.parametrize("bot", ["random", "greedy", "quick"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "quick", "search"])
 def test_bots_finish_a_deal_of_every_variant(name: str, bot: str) -> None:
     state = canasta.new_game(name, seed=3)
-    bots = [make_bot(bot, seat) for seat in range(state.variant.players)]
+    level = 1 if bot == "search" else None  # the cheapest search: this is about rules
+    bots = [make_bot(bot, seat, level=level) for seat in range(state.variant.players)]
     final = play_deal(state, bots)
     assert final.is_over and final.outcome() is not None
 
@@ -175,7 +176,7 @@ def test_no_legal_move_raises() -> None:
 
 def test_quick_bot_deals_no_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     """``quick`` is GreedyBot without look-ahead: it never deals a sampled state."""
-    from canasta import bots
+    from canasta.bots import sampling
 
     quick = make_bot("quick")
     assert isinstance(quick, GreedyBot) and not quick.lookahead
@@ -184,7 +185,7 @@ def test_quick_bot_deals_no_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_sampling(*args: object) -> None:
         raise AssertionError("sampled a state")
 
-    monkeypatch.setattr(bots, "sample_state", no_sampling)
+    monkeypatch.setattr(sampling, "sample_state", no_sampling)
     state = canasta.new_game("classic", seed=4)
     end = play_deal(state, [make_bot("quick", seat) for seat in range(4)])
     assert end.is_over
@@ -231,3 +232,45 @@ def test_play_match_gives_the_same_observations_as_the_state() -> None:
         assert obs.pile_seen == expected.pile_seen
         replay = replay.apply(GreedyBot().choose(obs))
     assert replay == match
+
+
+def test_the_package_exports_only_its_public_names() -> None:
+    from canasta import bots
+
+    assert sorted(bots.__all__) == sorted(
+        ["BOTS", "Bot", "GreedyBot", "NoLegalMoveError", "RandomBot", "SearchBot", "make_bot"]
+        + ["play_deal", "play_match"]
+    )
+    for helper in ("Callable", "Counter", "attrs", "random", "sample_state"):
+        assert not hasattr(bots, helper), helper
+
+
+def test_greedy_plays_modern_american_rules_under_any_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Modern American play follows the rules, not the variant's name or family: a
+    third party's variant with those rules is played the same way, move for move."""
+    import attrs
+
+    from canasta.bots import greedy
+    from canasta.bots.strategy import CLASSIC
+    from canasta.variants.modern import ModernAmericanVariant
+
+    @attrs.frozen(cache_hash=True)
+    class HouseRules(ModernAmericanVariant):
+        family = "house"
+
+    mac = canasta.variants.get("modern-american")
+    house = HouseRules(**{**attrs.asdict(mac, recurse=False), "name": "house-rules"})
+    assert house.name != mac.name and house.family != mac.family
+
+    def moves(variant: canasta.Variant, seed: int) -> list[str]:
+        end = play_deal(canasta.new_game(variant, seed=seed), [GreedyBot() for _ in range(4)])
+        return [str(e.move) for e in end.history()]
+
+    seeds = (1, 2, 3)
+    played = [moves(mac, seed) for seed in seeds]
+    assert [moves(house, seed) for seed in seeds] == played
+    # The comparison can tell the strategies apart: played as classic, the deals differ.
+    monkeypatch.setattr(greedy, "strategy_for", lambda variant: CLASSIC)
+    assert [moves(house, seed) for seed in seeds] != played

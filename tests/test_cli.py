@@ -18,7 +18,7 @@ from canasta.cli import main
 Cap = pytest.CaptureFixture[str]
 MP = pytest.MonkeyPatch
 
-SUBCOMMANDS = ["variants", "play", "simulate", "validate", "moves"]
+SUBCOMMANDS = ["variants", "play", "simulate", "ladder", "validate", "moves"]
 
 
 def run(

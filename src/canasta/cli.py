@@ -1,7 +1,7 @@
 """The ``canasta`` command line (also ``python -m canasta``).
 
-Subcommands: ``variants``, ``play``, ``simulate``, ``validate`` and ``moves``; each has
-``--help``. Exit status: 0 on success, 1 when the rules say no (an illegal record or
+Subcommands: ``variants``, ``play``, ``simulate``, ``ladder``, ``validate`` and ``moves``;
+each has ``--help``. Exit status: 0 on success, 1 when the rules say no (an illegal record or
 position, a game that could not go on), 2 on a usage error (bad options, unreadable file).
 """
 
@@ -18,6 +18,8 @@ from typing import Any, TextIO
 
 from canasta import _input, records
 from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot, play_deal, play_match
+from canasta.bots.ladder import format_ladder, run_ladder
+from canasta.bots.registry import SEARCH_LEVELS
 from canasta.deal import new_game
 from canasta.display import draw_observation, draw_outcome, format_moves, style_for
 from canasta.errors import (
@@ -190,9 +192,19 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         bot_names = bot_names * len(others)
     if len(bot_names) != len(others):
         raise UsageError(f"--bots needs one name, or one per other seat ({len(others)})")
+    if args.level is not None:
+        if "search" not in bot_names:
+            raise UsageError("--level sets the search bot's budget; no search bot plays")
+        if args.level not in SEARCH_LEVELS:
+            known = ", ".join(map(str, SEARCH_LEVELS))
+            raise UsageError(f"--level must be one of {known}, got {args.level}")
     seed = args.seed
     bots: dict[int, Bot] = {
-        s: make_bot(n, None if seed is None else seed * 31 + s)
+        s: make_bot(
+            n,
+            None if seed is None else seed * 31 + s,
+            level=args.level if n == "search" else None,
+        )
         for s, n in zip(others, bot_names, strict=True)
     }
     style = style_for(out, args.ascii)
@@ -455,6 +467,44 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}es" if noun.endswith("ch") else f"{n} {noun}s"
 
 
+# -- ladder ------------------------------------------------------------------------------
+
+
+def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
+    variants = [_variant(name, None) for name in args.variant or _LADDER_VARIANTS]
+    bot_names = [part.strip() for part in args.bots.split(",") if part.strip()]
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    ladders = []
+    for variant in variants:
+        progress = None if args.quiet else _ladder_progress(variant.name)
+        try:
+            ladder = run_ladder(variant, bot_names, args.pairs, args.seed, args.jobs, progress)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if progress is not None:
+            sys.stderr.write("\n")
+        ladders.append(ladder)
+        if len(ladders) > 1:
+            print(file=out)
+        print(format_ladder(ladder), file=out)
+    if args.out:
+        _write(args.out, json.dumps({"ladders": [x.to_dict() for x in ladders]}, indent=1))
+    return OK
+
+
+#: The variants of ``canasta ladder`` without ``-v``.
+_LADDER_VARIANTS = ("classic", "modern-american")
+
+
+def _ladder_progress(name: str) -> Any:
+    def show(done: int, total: int) -> None:
+        sys.stderr.write(f"\r{name}: {done}/{total} deals")
+        sys.stderr.flush()
+
+    return show
+
+
 # -- validate and moves ------------------------------------------------------------------
 
 
@@ -547,6 +597,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="greedy",
         help=f"bot for the other seats, or one per other seat, comma-separated ({', '.join(BOTS)})",
     )
+    p.add_argument(
+        "--level",
+        type=int,
+        default=None,
+        help=f"the search bot's strength ({min(SEARCH_LEVELS)}-{max(SEARCH_LEVELS)}, default 4)",
+    )
     p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
     p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
     p.add_argument("--deal", action="store_true", help="play a single deal instead of a match")
@@ -579,6 +635,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("ladder", help="rank bots over duplicate deals, every pair both ways")
+    p.add_argument(
+        "--bots",
+        default="random,quick,greedy,search",
+        help="the bots, comma-separated; search:LEVEL, search:Nn (N simulations) or "
+        "search:Ts (T seconds) set the search budget per decision",
+    )
+    p.add_argument(
+        "-v",
+        "--variant",
+        action="append",
+        help="variant name, repeatable (default: classic and modern-american)",
+    )
+    p.add_argument(
+        "-n", "--pairs", type=int, default=20, help="duplicate deal pairs per pair of bots (20)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first deal (default: 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--out", metavar="FILE", help="write every deal and the figures as JSON")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("validate", help="check a game record; name the first illegal move")
     p.add_argument("file", metavar="FILE", help="the record to check")
