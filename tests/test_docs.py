@@ -211,7 +211,8 @@ def specs_rows(v: Any) -> dict[str, str]:
             bonuses += f", wild {v.classic_wild_canasta_bonus}"
         rows["Canasta bonuses"] = bonuses
         rows["Red threes"] = _counted(v.red_three_scores)
-        rows["Going out"] = f"{v.going_out_bonus} (concealed +{v.concealed_bonus})"
+        extra = "concealed" if v.going_out_extra_bonus == "concealed" else "first meld turn"
+        rows["Going out"] = f"{v.going_out_bonus} ({extra} +{v.concealed_bonus})"
     rows["Target score"] = str(v.target_score)
     return rows
 

@@ -375,3 +375,22 @@ def test_ex55_played_to_the_end() -> None:
     assert outcome.went_out == 0
     assert tuple(outcome.scores) == (3465, -5050)
     assert_ex55(after)
+
+
+def test_modern_american_has_no_concealed_going_out() -> None:
+    # Spec §3.5.7: no concealed going out (and no bonus for one): a hand melded out in one
+    # turn is not reported concealed.
+    state = canasta.GameState.from_dict(
+        {
+            "variant": "modern-american",
+            "phase": "play",
+            "hands": ["KH KH KS KS KD KD KC 5H 5D 5S 9C", "4C 5C 6C", "4D 6D 8D", "4H 6H 8H"],
+            "pile": "8S",
+            "stock": "TS TH TD",
+            "melds": [["QH QH QS QS QD QD QC"], []],
+            "melded_seats": [2],
+        }
+    )
+    outcome = state.play("meld:KKKKKKK meld:555 discard:9").outcome()
+    assert outcome is not None and outcome.went_out == 0
+    assert outcome.concealed is False

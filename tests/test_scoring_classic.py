@@ -288,3 +288,42 @@ def test_ex36_dutch_team_without_canasta(kind: str, expected: int) -> None:
     rest = side0 - sum(line(state, 0, k) for k in ("melded cards", "red threes", "cards in hand"))
     assert rest == (-5 if negative else 0)
     assert side1 == 70 + 500 + 100 - 5  # the side with a canasta scores as usual
+
+
+def _first_meld_position(variant: str, melded_before: bool) -> canasta.GameState:
+    # Seat 0 goes out with 777 and a discard onto its partner's canasta; in its earlier
+    # turns it had (melded_before) or had not put cards on the table.
+    return canasta.GameState.from_dict(
+        {
+            "variant": variant,
+            "phase": "play",
+            "hands": ["7H 7D 7S 9C", "4C 5C 6C", "4D 5D 6D", "4H 5H 6H"],
+            "pile": "8S",
+            "stock": "KS KH KD",
+            "melds": [["QH QH QS QS QD QD QC", "AH AS AD"], []],
+            "melded_seats": [0, 2] if melded_before else [2],
+        }
+    )
+
+
+@pytest.mark.parametrize("melded_before", [False, True])
+def test_d30_dutch_s4_pays_the_extra_bonus_for_the_first_meld_turn(melded_before: bool) -> None:
+    # D30, dutch-s4 (going_out_extra_bonus=first_meld_turn): +100 when the player goes out
+    # in the turn it first melds this deal; no canasta of its own needed.
+    outcome = _first_meld_position("dutch-s4", melded_before).play("meld:777 discard:9").outcome()
+    assert outcome is not None and not outcome.concealed
+    lines = outcome.lines(0)
+    assert lines["going out"] == 100
+    assert lines.get("first meld turn", 0) == (0 if melded_before else 100)
+    assert "concealed" not in lines
+
+
+def test_d30_classic_pays_the_extra_bonus_only_when_concealed() -> None:
+    outcome = _first_meld_position("classic", False).play("meld:777 discard:9").outcome()
+    assert outcome is not None
+    assert "first meld turn" not in outcome.lines(0) and "concealed" not in outcome.lines(0)
+    variant = canasta.variants.get("classic", going_out_extra_bonus="first_meld_turn")
+    position = _first_meld_position("classic", False).to_dict()
+    position["variant"] = variant.to_config()
+    again = canasta.GameState.from_dict(position).play("meld:777 discard:9").outcome()
+    assert again is not None and again.lines(0)["first meld turn"] == 100

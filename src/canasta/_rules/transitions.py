@@ -180,7 +180,11 @@ def _partner(st: Table, seat: int) -> int | None:
 
 def _is_concealed(st: Table, seat: int) -> bool:
     turn = st.turn
-    return concealed_possible(st, seat, turn) and concealed_done(st.variant, turn.groups)
+    return (
+        st.variant.concealed_going_out
+        and concealed_possible(st, seat, turn)
+        and concealed_done(st.variant, turn.groups)
+    )
 
 
 def _sorted_melds(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:

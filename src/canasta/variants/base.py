@@ -325,6 +325,8 @@ class Variant:
     restricts_discards: ClassVar[bool] = False
     #: A canasta laid from hand in the initial meld waives the minimum (spec §3.5.4).
     canasta_waives_minimum: ClassVar[bool] = False
+    #: Is there a concealed going out (spec §2.10; Modern American has none, §3.5.7)?
+    concealed_going_out: ClassVar[bool] = True
 
     def upcard_covered(self, code: int) -> bool:
         """Spec §2.2 step 3: is this upcard covered by the next stock card?"""

@@ -59,6 +59,7 @@ class ClassicVariant(Variant):
     red_three_card_value: int = choice_field(0, 5)  # D19
     natural_canasta_locked: bool = bool_field(False)  # D29
     concealed_bonus: int = int_field(100)  # §2.9
+    going_out_extra_bonus: str = choice_field("concealed", "first_meld_turn")  # D30
     #: Spec §3.3 cutthroat: a lone hand against a partnership formed by the first pickup.
     cutthroat: bool = bool_field(False)
 
@@ -243,9 +244,25 @@ def _side_rows(
         ("red threes", sign * magnitude),
         ("red three cards", cards_sign * red * variant.red_three_card_value),
         ("going out", variant.going_out_bonus if went_out else 0),
-        ("concealed", variant.concealed_bonus if went_out and st.concealed else 0),
+        *_extra_going_out(variant, st, went_out),
         ("cards in hand", -in_hands),
     )
+
+
+def _extra_going_out(
+    variant: ClassicVariant, st: Table, went_out: bool
+) -> tuple[tuple[str, int], ...]:
+    """D30: the extra going-out bonus, for a concealed going out (spec §2.10), or (S4) for
+    going out in the turn the player first put cards on the table this deal: nothing
+    melded or laid off, and no pile taken, in its earlier turns."""
+    if not went_out:
+        return ()
+    if variant.going_out_extra_bonus == "concealed":
+        return (("concealed", variant.concealed_bonus if st.concealed else 0),)
+    seat = st.went_out
+    assert seat is not None
+    first = not st.melded_seats[seat] and (st.turn.melded or st.turn.took_pile)
+    return (("first meld turn", variant.concealed_bonus if first else 0),)
 
 
 def _cutthroat_rows(variant: ClassicVariant, st: Table) -> tuple[tuple[ScoreLine, ...], ...]:

@@ -75,6 +75,7 @@ class ModernAmericanVariant(Variant):
     max_meld_size: ClassVar[int] = CANASTA_SIZE  # spec §3.5.3: a meld stops at seven
     closes_ranks: ClassVar[bool] = True
     pile_always_frozen: ClassVar[bool] = True
+    concealed_going_out: ClassVar[bool] = False
     pickup_layoff_allowed: ClassVar[bool] = False
     pickup_join_limit: ClassVar[int] = 4
     go_out_needs_discard: ClassVar[bool] = True

@@ -73,6 +73,7 @@ DUTCH_S4 = ClassicVariant(
     initial_pickup_natural_pair=False,
     red_three_card_value=5,
     unopened_or_no_canasta_melds_negative="no_canasta",
+    going_out_extra_bonus="first_meld_turn",
 )
 
 #: Spec §3.5.
