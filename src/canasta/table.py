@@ -198,12 +198,12 @@ class Table:
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
 
-@attrs.frozen
-class Memory:
+class Memory(NamedTuple):
     """What the whole table remembers of a deal's past (every seat saw it happen).
 
     Carried forward by each move, so an observation costs the same at any ply, and saved
-    with a position, so a reloaded deal observes like the original.
+    with a position, so a reloaded deal observes like the original. (A named tuple: one is
+    built for most moves, and it is the cheapest frozen value to build.)
     """
 
     #: per seat, the cards known to be in that hand: taken from the pile, not played since

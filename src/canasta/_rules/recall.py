@@ -9,7 +9,7 @@ never has to be rebuilt from the whole history.
 from __future__ import annotations
 
 from canasta._rules.legality import Decision
-from canasta.moves import Discard, Take
+from canasta.moves import Discard, Draw, Take
 from canasta.table import Memory, Step, Table
 
 
@@ -49,11 +49,13 @@ def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
 def remember(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
     """The memory after ``decision``: cards known in hands (taken from the pile, not
     played since) and each seat's discards."""
+    move = decision.move
+    kind = type(move)
+    if kind is Draw:
+        return memory  # nobody sees the cards drawn
     seat = before.to_move
     assert seat is not None
-    move = decision.move
     codes = decision.codes
-    kind = type(move)
     if kind is Discard:
         # A discard: its card leaves the hand (and what was known of it) for the pile.
         known = memory.known
