@@ -66,6 +66,8 @@ def test_top_level_help_and_no_command(capsys: Cap) -> None:
         ["simulate", "--workers", "0"],
         ["simulate", "--bots", "greedy,random,greedy"],
         ["simulate", "--seed", "x"],
+        ["simulate", "--address", "auto"],
+        ["simulate", "--backend", "spark"],
         ["validate"],
         ["validate", "/no/such/file.txt"],
         ["moves", "/no/such/position.json"],
@@ -284,9 +286,72 @@ def test_moves_of_a_finished_deal(capsys: Cap, tmp_path: Path) -> None:
     assert status == 0 and "deal is over" in out
 
 
-@pytest.mark.parametrize("text", ["{not json", '{"variant": "classic"}', "[]"])
-def test_moves_rejects_a_bad_position(capsys: Cap, tmp_path: Path, text: str) -> None:
+@pytest.mark.parametrize("text", ['{"variant": "classic"}', "[]"])
+def test_moves_rejects_an_impossible_position(capsys: Cap, tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
     status, out, _ = run(capsys, "moves", str(path))
     assert status == 1 and "bad.json" in out
+
+
+# -- hostile files: one error line, the usage-error status, never a traceback -------------
+
+HOSTILE = {
+    "not-json.json": b"{not json",
+    "deep.json": b"[" * 100_000,
+    "deep-object.json": b'{"variant": ' * 50_000,
+    "big-int.json": b'{"variant": "classic", "scores": [' + b"9" * 5000 + b", 0]}",
+    "nan.json": b'{"variant": "classic", "scores": [NaN, 0]}',
+    "latin1.json": '{"variant": "clássico"}'.encode("latin-1"),
+    "binary.json": bytes(range(256)) * 4,
+    "empty.json": b"",
+}
+
+
+def assert_one_error_line(status: int, out: str, err: str, name: str) -> None:
+    assert status == 2, (status, out, err)
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ") and name in lines[0]
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_moves_on_a_hostile_file(capsys: Cap, tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(HOSTILE[name])
+    status, out, err = run(capsys, "moves", str(path))
+    assert_one_error_line(status, out, err, name)
+
+
+@pytest.mark.parametrize("command", ["moves", "validate"])
+def test_a_link_to_dev_zero_is_refused_by_its_size(
+    capsys: Cap, tmp_path: Path, command: str
+) -> None:
+    path = tmp_path / "zero.json"
+    path.symlink_to("/dev/zero")
+    status, out, err = run(capsys, command, str(path))
+    assert_one_error_line(status, out, err, "zero.json")
+    assert "larger than" in err
+
+
+@pytest.mark.parametrize("command", ["moves", "validate"])
+@pytest.mark.parametrize("kind", ["missing", "directory", "latin1"])
+def test_unreadable_files(capsys: Cap, tmp_path: Path, command: str, kind: str) -> None:
+    path = tmp_path / f"{kind}.txt"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "latin1":
+        path.write_bytes('[Variant "clássico"]'.encode("latin-1"))
+    status, out, err = run(capsys, command, str(path))
+    assert_one_error_line(status, out, err, f"{kind}.txt")
+
+
+def test_a_record_with_deep_json_is_refused(capsys: Cap, tmp_path: Path) -> None:
+    """Deep JSON in a record's tags is a malformed record (status 1), said in one line."""
+    path = tmp_path / "deep.txt"
+    path.write_text('[Game "deal"]\n[Variant "' + "{" * 50_000 + '"]\n', encoding="utf-8")
+    status, out, err = run(capsys, "validate", str(path))
+    assert status == 1 and err == ""
+    assert out.count("\n") == 1 and "nested more than" in out

@@ -127,6 +127,8 @@ def test_every_example_is_tested() -> None:
         "sample_bot.py",
         "validate_record.py",
         "demo.py",  # run by `make demo`, and tested by its author
+        "openspiel_ismcts.py",  # tests/test_rl_openspiel.py (needs the openspiel extra)
+        "rllib_selfplay.py",  # tests/test_ray_rllib.py (make test-ray)
     }
     present = {p.name for p in EXAMPLES.glob("*.py")}
     assert present <= tested, f"examples without a test: {sorted(present - tested)}"

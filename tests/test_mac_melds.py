@@ -419,3 +419,23 @@ def test_ex46_going_out_once_wild_meld_complete() -> None:
     assert outcome.went_out == 0
     assert dict(outcome.breakdown[0]).get("wild canastas") == 2000
     assert dict(outcome.breakdown[0]).get("going out") == 100
+
+
+def test_d28_a_new_meld_past_the_cap_obliges_going_out() -> None:
+    # D28 (mac_allow_8plus_going_out): a meld of more than seven cards is allowed only in
+    # the turn the player goes out, for a new meld as for one that grows.
+    variant = canasta.variants.get("modern-american", mac_allow_8plus_going_out=True)
+    state = canasta.GameState.from_dict(
+        {
+            "variant": variant.to_config(),
+            "phase": "play",
+            "hands": ["QH QH QS QS QD QD QC QC 5H 5S 5D 9C", "4S 6D 8H", "4D 6S 8C", "4H 6C 8D"],
+            "pile": "4C",
+            "stock": "TH TS TD",
+            "melds": [["JH JH JS JS JD JD JC"], []],
+        }
+    )
+    after = state.apply("meld:QQQQQQQQ")
+    assert [str(m) for m in after.legal_moves()] == ["meld:555"]
+    assert after.check("discard:9") is canasta.IllegalReason.MUST_GO_OUT
+    assert [str(m) for m in after.play("meld:555").legal_moves()] == ["discard:9"]

@@ -4,13 +4,16 @@
 - The example plugin ``examples/plugin`` (package ``canasta_house_rules``, installed by
   ``make``) is found through ``canasta.variants.names()`` and a deal is played with it.
 - Fake plugins (real ``importlib.metadata.EntryPoint`` objects pointing at modules written
-  to a temporary folder) check loading: once, lazily, all or none; a broken plugin raises a
-  ``VariantError`` naming its entry point on every use of the registry, never skipped.
+  to a temporary folder) check loading: once, lazily, each entry point all or none; a
+  broken plugin is left out while the built-ins and the other plugins keep working, and it
+  is reported (``plugin_errors()``, naming it in ``get``, an unknown name's error) as a
+  ``VariantError`` naming its entry point, never skipped silently.
   These tests run on a fresh registry holding only the built-ins.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import textwrap
 import uuid
@@ -23,6 +26,8 @@ import pytest
 
 import canasta
 from canasta import UnknownVariantError, VariantError, variants
+from canasta.cli import main
+from canasta.variants import presets
 
 HOUSE = "house-2p-wild"
 
@@ -152,6 +157,7 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Plugins
     """A registry with the built-ins only, plugins not loaded yet, and fake entry points."""
     monkeypatch.setattr(variants, "_PRESETS", {})
     monkeypatch.setattr(variants, "_ALIASES", {})
+    monkeypatch.setattr(variants, "_BROKEN", [])
     monkeypatch.setattr(variants, "_plugins_loaded", False)
     variants._builtins()
     yield Plugins(tmp_path, monkeypatch)
@@ -240,8 +246,28 @@ def test_the_plugin_may_use_the_registry_while_loading(plugins: Plugins) -> None
     assert variants.get("house-mac").target_score == 5000
 
 
-def assert_names_entry(error: pytest.ExceptionInfo[VariantError], entry: str) -> None:
-    assert f"plugin entry point {entry!r}" in str(error.value)
+def assert_names_entry(error: VariantError, entry: str) -> None:
+    assert f"plugin entry point {entry!r}" in str(error)
+
+
+def only_error(entry: str) -> VariantError:
+    """The one plugin error, which must name ``entry``."""
+    errors = variants.plugin_errors()
+    assert len(errors) == 1, errors
+    assert_names_entry(errors[0], entry)
+    return errors[0]
+
+
+BUILTINS = tuple(variant.name for variant, _ in presets.BUILTINS)
+
+
+def assert_builtins_work() -> None:
+    """The built-in variants are listed, found, dealt and read back from positions."""
+    assert set(BUILTINS) <= set(variants.names())
+    state = canasta.new_game("classic", seed=1)
+    assert canasta.GameState.from_dict(state.to_dict()) == state
+    assert variants.get("mac").name == "modern-american"
+    assert variants.from_config({"variant": "classic-2p"}).players == 2
 
 
 @pytest.mark.parametrize(
@@ -274,59 +300,75 @@ def assert_names_entry(error: pytest.ExceptionInfo[VariantError], entry: str) ->
         ),
     ],
 )
-def test_a_broken_plugin_raises_naming_its_entry_point(
+def test_a_broken_plugin_is_reported_and_the_rest_works(
     plugins: Plugins, source: str, needle: str
 ) -> None:
     plugins.add("broken-one", source)
+    assert_builtins_work()
+    assert needle in str(only_error("broken-one"))
+    # Named, it raises its own error; an unknown name's error mentions it.
     with pytest.raises(VariantError) as error:
-        variants.names()
-    assert_names_entry(error, "broken-one")
+        variants.get("broken-one")
+    assert_names_entry(error.value, "broken-one")
     assert needle in str(error.value)
+    with pytest.raises(UnknownVariantError, match="could not be loaded: 'broken-one'"):
+        variants.get("no-such-variant")
 
 
-def test_a_missing_module_raises_naming_the_entry_point(plugins: Plugins) -> None:
+def test_a_missing_module_is_reported_naming_the_entry_point(plugins: Plugins) -> None:
     plugins.add_missing("gone")
-    with pytest.raises(VariantError) as error:
-        variants.get("classic")
-    assert_names_entry(error, "gone")
-    assert "no_such_module_for_canasta" in str(error.value)
-    assert isinstance(error.value.__cause__, ModuleNotFoundError)
+    assert variants.get("classic").name == "classic"
+    error = only_error("gone")
+    assert "no_such_module_for_canasta" in str(error)
+    assert isinstance(error.__cause__, ModuleNotFoundError)
 
 
-def test_a_broken_plugin_is_never_skipped_and_nothing_half_loads(plugins: Plugins) -> None:
-    """The error comes back on every use (not once, then silence); the good plugin loaded
-    beside it is not registered until the broken one is fixed."""
+def test_a_broken_plugin_is_never_skipped_and_does_not_stop_the_others(
+    plugins: Plugins,
+) -> None:
+    """The error is reported on every look (not once, then silence); the good plugin
+    loaded beside it is registered."""
     plugins.add("good", renamed("house-good"))
-    broken = plugins.add_missing("broken")
+    plugins.add_missing("broken")
     for _ in range(2):
-        with pytest.raises(VariantError, match="'broken'"):
-            variants.names()
-    with pytest.raises(VariantError, match="'broken'"):
-        canasta.new_game("classic", seed=1)
-    plugins.entries.remove(broken)
-    assert variants.names()[-1] == "house-good"
+        assert variants.names()[-1] == "house-good"
+        only_error("broken")
+    assert canasta.new_game("house-good", seed=1).variant.name == "house-good"
+    assert plugins.listed == 1  # loaded once
+
+
+def test_one_entry_point_is_all_or_none(plugins: Plugins) -> None:
+    """An entry point giving a good variant and a bad one registers neither."""
+    plugins.add(
+        "half",
+        """
+        from canasta import variants
+
+        def plugin():
+            return [variants.get("classic").with_name("house-half"), variants.get("classic")]
+        """,
+    )
+    assert "house-half" not in variants.names()
+    assert "'classic' is already registered" in str(only_error("half"))
 
 
 @pytest.mark.parametrize("taken", ["classic", "mac", "classic-2p"])
 def test_a_plugin_reusing_a_name_is_refused(plugins: Plugins, taken: str) -> None:
     plugins.add("good", renamed("house-good"))
     plugins.add("thief", renamed(taken))
-    with pytest.raises(VariantError) as error:
-        variants.names()
-    assert_names_entry(error, "thief")
-    assert f"{taken!r} is already registered" in str(error.value)
-    # All or none: the good plugin is not half-registered either.
-    plugins.entries.pop()
+    assert f"{taken!r} is already registered" in str(only_error("thief"))
     assert variants.names()[-1] == "house-good"
-    assert variants.get(taken).name == variants.aliases().get(taken, taken)
+    # The name still means the built-in.
+    builtin = variants.get(taken)
+    assert builtin.name == variants.aliases().get(taken, taken)
+    assert builtin.players == (2 if taken == "classic-2p" else 4)
 
 
 def test_two_plugins_with_one_name(plugins: Plugins) -> None:
     plugins.add("first", renamed("house-same"))
     plugins.add("second", renamed("house-same", draw_count=1))
-    with pytest.raises(VariantError) as error:
-        variants.names()
-    assert_names_entry(error, "second")
+    only_error("second")
+    assert variants.get("house-same").draw_count == 2  # the first one's
 
 
 def test_a_plugin_alias_reusing_a_builtin_alias(plugins: Plugins) -> None:
@@ -339,8 +381,26 @@ def test_a_plugin_alias_reusing_a_builtin_alias(plugins: Plugins) -> None:
             return [(variants.get("classic").with_name("house-mac-like"), ("mac",))]
         """,
     )
-    with pytest.raises(VariantError, match="'mac' is already registered as an alias"):
-        variants.names()
+    assert "'mac' is already registered as an alias" in str(only_error("aliased"))
+    assert variants.get("mac").name == "modern-american"
+
+
+def test_the_command_line_lists_a_broken_plugin_as_an_error_line(
+    plugins: Plugins, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugins.add("good", renamed("house-good"))
+    plugins.add_missing("broken")
+    for argv in (["variants"], ["variants", "--json"]):
+        assert main(argv) == 1
+        captured = capsys.readouterr()
+        (line,) = captured.err.splitlines()
+        assert line.startswith("error: plugin entry point 'broken'")
+        for name in (*BUILTINS, "house-good"):
+            assert name in captured.out
+    assert [row["name"] for row in json.loads(captured.out)][-1] == "house-good"
+    # Named on the command line, it is a usage error naming the plugin.
+    assert main(["simulate", "-n", "1", "--variant", "broken"]) == 2
+    assert "plugin entry point 'broken'" in capsys.readouterr().err
 
 
 def test_listing_the_entry_points_fails(plugins: Plugins, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -348,8 +408,10 @@ def test_listing_the_entry_points_fails(plugins: Plugins, monkeypatch: pytest.Mo
         raise OSError("metadata unreadable")
 
     monkeypatch.setattr(variants, "_entry_points", broken)
-    with pytest.raises(VariantError, match="metadata unreadable"):
-        variants.names()
+    assert_builtins_work()
+    (error,) = variants.plugin_errors()
+    assert "metadata unreadable" in str(error)
+    assert isinstance(error.__cause__, OSError)
 
 
 # -- register() -------------------------------------------------------------------------------

@@ -234,3 +234,24 @@ def test_ex25_ask_after_melding(cards: str, table: tuple[str, ...], first: str) 
     assert state.is_legal("ask")
     state = assert_legal(state, first)
     assert_illegal(state, "ask", R.ASK_NOT_ALLOWED)
+
+
+def test_d6_two_black_threes_and_a_two_let_the_player_ask() -> None:
+    # Spec §2.6 with D6 (black_three_meld_wilds): 3S 3C 2H go down together when going
+    # out, 7D is the discard, so going out is possible and asking partner is allowed
+    # (§2.11 [LIB]). Before, the two black threes counted as two cards no meld takes.
+    variant = canasta.variants.get("classic", black_three_meld_wilds=True)
+    state = canasta.GameState.from_dict(
+        {
+            "variant": variant.to_config(),
+            "phase": "play",
+            "hands": ["3S 3C 2H 7D", "4C 5C 6C", "4D 5D 6D", "4H 5H 6H"],
+            "pile": "9S",
+            "stock": "KS KH KD",
+            "melds": [["QH QH QS QS QD QD QC"], []],
+        }
+    )
+    assert state.is_legal("ask")
+    assert state.play("ask yes meld:332 discard:7").outcome() is not None
+    plain = canasta.GameState.from_dict({**state.to_dict(), "variant": "classic"})
+    assert plain.check("ask") is canasta.IllegalReason.ASK_NOT_ALLOWED

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from canasta._input import excerpt
 from canasta.errors import NotationError
 
 RANKS = "A23456789TJQK"
@@ -41,16 +42,31 @@ def card_value(code: int) -> int:
     return RANK_VALUES[code >> 2]
 
 
+def _check_rank(_card: Card, _attribute: attrs.Attribute[str], rank: object) -> None:
+    if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS + "*":
+        raise NotationError(f"a card's rank is one of {RANKS} or '*', got {excerpt(rank)}")
+
+
+def _check_suit(card: Card, _attribute: attrs.Attribute[str | None], suit: object) -> None:
+    if suit is None:
+        return
+    if not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS:
+        raise NotationError(f"a card's suit is one of {SUITS} or None, got {excerpt(suit)}")
+    if card.rank == "*":
+        raise NotationError(f"a joker has no suit, got {suit!r}")
+
+
 @attrs.frozen(repr=False, order=False)
 class Card:
     """A playing card: a rank letter and a suit letter, or the joker ``*``.
 
     ``suit`` is ``None`` for the joker and for a *rank pattern* (a rank without a suit),
-    which only moves may contain.
+    which only moves may contain. Anything else (``Card("X", "S")``) raises
+    `NotationError`.
     """
 
-    rank: str
-    suit: str | None = None
+    rank: str = attrs.field(validator=_check_rank)
+    suit: str | None = attrs.field(default=None, validator=_check_suit)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -108,33 +124,40 @@ def _card(code: int) -> Card:
 
 #: Interned public cards by code.
 CARDS: tuple[Card, ...] = tuple(_card(c) for c in range(53))
+#: Interned rank patterns (suitless cards) by rank letter, for moves.
+RANK_PATTERNS: dict[str, Card] = {rank: Card(rank) for rank in RANKS}
 
+# Card text: "JK" is the joker's other name where every card has a suit (card strings);
+# in move text a rank may stand alone, so there "JK" is a jack and a king (`_MOVE_TOKEN`).
 _TOKEN = re.compile(r"\s*(10|[Jj][Kk]|\*|[A2-9TJQKatjqk])([SHDCshdc]?)")
+_MOVE_TOKEN = re.compile(r"\s*(10|\*|[A2-9TJQKatjqk])([SHDCshdc]?)")
 
 
 def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:
+    """The cards of ``text``; ``patterns`` allows rank patterns (the move notation)."""
     if not isinstance(text, str):
-        raise NotationError(f"card text must be a string, got {text!r}")
+        raise NotationError(f"card text must be a string, got {excerpt(text)}")
+    token = _MOVE_TOKEN if patterns else _TOKEN
     cards: list[Card] = []
     pos = 0
     stripped = text.rstrip()
     while pos < len(stripped):
-        m = _TOKEN.match(stripped, pos)
+        m = token.match(stripped, pos)
         if m is None:
-            raise NotationError(f"bad card text {text!r} at position {pos}")
+            raise NotationError(f"bad card text {excerpt(text)} at position {pos}")
         rank, suit = m.group(1).upper(), m.group(2).upper()
         if rank in ("JK", "*"):
             if suit:
-                raise NotationError(f"a joker has no suit in {text!r}")
+                raise NotationError(f"a joker has no suit in {excerpt(text)}")
             cards.append(CARDS[JOKER])
         else:
             rank = "T" if rank == "10" else rank
             if suit:
                 cards.append(CARDS[RANKS.index(rank) * 4 + SUITS.index(suit)])
             elif patterns:
-                cards.append(Card(rank, None))
+                cards.append(RANK_PATTERNS[rank])
             else:
-                raise NotationError(f"card without a suit in {text!r}: {rank!r}")
+                raise NotationError(f"card without a suit in {excerpt(text)}: {rank!r}")
         pos = m.end()
     return tuple(cards)
 

@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
-from canasta import records
-from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot
+from canasta import _input, records
+from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot, play_deal, play_match
 from canasta.bots.ladder import format_ladder, run_ladder
 from canasta.bots.registry import SEARCH_LEVELS
+from canasta.deal import new_game
 from canasta.display import draw_observation, draw_outcome, format_moves, style_for
 from canasta.errors import (
     CanastaError,
@@ -35,7 +36,7 @@ from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.observation import Observation, observe
 from canasta.state import GameState
-from canasta.variants import get, names
+from canasta.variants import from_config, get, names, plugin_errors
 from canasta.variants.base import Variant
 
 __all__ = ["main"]
@@ -68,6 +69,12 @@ def _bot_names(text: str) -> list[str]:
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    # A plugin that could not be loaded is one error line (on stderr, so --json stays
+    # JSON) and a non-zero status; the variants that did load are listed all the same.
+    broken = plugin_errors()
+    for error in broken:
+        print(f"error: {error}", file=sys.stderr)
+    status = RULES if broken else OK
     rows = []
     for name in names():
         v = get(name)
@@ -86,14 +93,14 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         )
     if args.json:
         print(json.dumps(rows, indent=2), file=out)
-        return OK
+        return status
     headers = list(rows[0]) if rows else []
     widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
     print("  ".join(h.ljust(widths[h]) for h in headers).rstrip(), file=out)
     print("  ".join("-" * widths[h] for h in headers), file=out)
     for row in rows:
         print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip(), file=out)
-    return OK
+    return status
 
 
 # -- play --------------------------------------------------------------------------------
@@ -163,7 +170,7 @@ class _Human:
             return move
 
 
-def _describe(state: GameState, after: GameState, move: Move, style: Any) -> str:
+def _describe(after: GameState, move: Move, style: Any) -> str:
     """A line telling what a move did, with the exact cards shown to the table."""
     event = after.history()[-1]
     text = f"seat {event.seat}: {move}"
@@ -240,7 +247,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                 return RULES
         deals_before = len(match.deals)
         after = state.apply(move)
-        print(_describe(state, after, move, style), file=out)
+        print(_describe(after, move, style), file=out)
         match = match.apply(move)
         if len(match.deals) > deals_before:
             finished = match.deals[-1]
@@ -274,10 +281,6 @@ def _simulate_one(
     job: tuple[str, dict[str, Any], int, list[str], bool, int, str | None],
 ) -> dict[str, Any]:
     """Play one game (a match, or one deal) with bots; a picklable worker function."""
-    from canasta.bots import play_deal, play_match
-    from canasta.deal import new_game
-    from canasta.variants import from_config
-
     _, config, seed, bot_names, deals_only, max_deals, record_path = job
     variant = from_config(config)
     bots = [make_bot(bot_names[s], seed * 97 + s) for s in range(variant.players)]
@@ -342,6 +345,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("-n/--games must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address joins a Ray cluster: it needs --backend ray")
     if args.records:
         try:
             os.makedirs(args.records, exist_ok=True)
@@ -357,14 +362,17 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     deals = 0
-    if args.workers == 1:
-        iterator: Any = map(_simulate_one, jobs)
-        executor = None
+    chunksize = max(1, len(jobs) // (args.workers * 8))
+    executor: Any = None
+    if args.backend == "ray":
+        executor = _ray_pool(args.workers, args.address)
+        # Workers get seeds and send back outcomes, never states; imap keeps the order.
+        iterator: Any = executor.imap(_simulate_one, jobs, chunksize=chunksize)
+    elif args.workers == 1:
+        iterator = map(_simulate_one, jobs)
     else:
         executor = ProcessPoolExecutor(max_workers=args.workers)
-        iterator = executor.map(
-            _simulate_one, jobs, chunksize=max(1, len(jobs) // (args.workers * 8))
-        )
+        iterator = executor.map(_simulate_one, jobs, chunksize=chunksize)
     try:
         for result in iterator:
             results.append(result)
@@ -372,13 +380,37 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             if progress is not None:
                 _progress(len(results), len(jobs), deals, time.perf_counter() - started, progress)
     finally:
-        if executor is not None:
+        if args.backend == "ray":
+            executor.close()
+            _ray_shutdown(args.address)
+        elif executor is not None:
             executor.shutdown()
     if progress is not None:
         progress.write("\n")
     elapsed = time.perf_counter() - started
     _summary(variant, bot_names, args, results, elapsed, out)
     return RULES if any(r["error"] for r in results) else OK
+
+
+def _ray_pool(workers: int, address: str | None) -> Any:
+    """A pool of ``workers`` Ray processes: on the cluster at ``address``, or on a local
+    Ray instance started here (extra ``canasta[ray]``)."""
+    try:
+        import ray
+        from ray.util.multiprocessing import Pool
+    except ImportError:
+        raise UsageError("--backend ray needs Ray: pip install 'canasta[ray]'") from None
+    if address is None and not ray.is_initialized():
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    return Pool(processes=workers, ray_address=address)
+
+
+def _ray_shutdown(address: str | None) -> None:
+    """Stop the local Ray instance ``_ray_pool`` started (a cluster joined stays up)."""
+    import ray
+
+    if address is None and ray.is_initialized():
+        ray.shutdown()
 
 
 def _summary(
@@ -476,16 +508,13 @@ def _ladder_progress(name: str) -> Any:
 # -- validate and moves ------------------------------------------------------------------
 
 
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path!r}: {exc}") from None
+def _read(path: str, what: str, limit: int = _input.MAX_FILE_BYTES) -> str:
+    """The file's text; a file that cannot be read, too large or not UTF-8 is a usage error."""
+    return _input.read_text(path, what=what, error=UsageError, limit=limit)
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
-    text = _read(args.file)
+    text = _read(args.file, "record")
     try:
         record = records.parse(text)
         result = record.replay()
@@ -515,9 +544,12 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
-    text = _read(args.position)
+    text = _read(args.position, "position", _input.MAX_JSON_CHARS)
+    # Text that is not (bounded) JSON is a bad file (usage error); JSON that is not a
+    # possible position is refused by the rules (exit status 1).
+    data = _input.loads(text, what=f"position {args.position!r}", error=UsageError)
     try:
-        state = GameState.from_json(text)
+        state = GameState.from_dict(data)
     except PositionError as exc:
         print(f"{args.position}: {exc}", file=out)
         return RULES
@@ -593,6 +625,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-deals", type=int, default=100, help="stop a match after this many deals (100)"
     )
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="run the workers as local processes, or on Ray (needs canasta[ray])",
+    )
+    p.add_argument("--address", default=None, help="with --backend ray: the Ray cluster to join")
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)

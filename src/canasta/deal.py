@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from canasta._input import MAX_INT, MAX_INT_DIGITS, excerpt
 from canasta._rules.transitions import deal as deal_table
 from canasta.cards import JOKER, Card, parse_codes
 from canasta.errors import NotationError, PositionError, VariantError
@@ -19,7 +20,7 @@ from canasta.state import GameState
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
 
-__all__ = ["full_deck", "new_game"]
+__all__ = ["check_seed", "full_deck", "new_game"]
 
 
 def resolve_variant(variant: Variant | str | Mapping[str, Any]) -> Variant:
@@ -89,6 +90,7 @@ def new_game(
             with it.
     """
     resolved = resolve_variant(variant)
+    check_seed(seed)
     if deck is not None:
         if seed is not None:
             raise PositionError("give a seed or a deck, not both")
@@ -96,6 +98,15 @@ def new_game(
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     return deal(resolved, shuffled_deck(resolved, seed), scores, dealer)
+
+
+def check_seed(seed: object) -> None:
+    """A seed is an integer (not a bool) of at most 20 digits, or None; else VariantError."""
+    if seed is not None and (type(seed) is not int or abs(seed) > MAX_INT):
+        raise VariantError(
+            f"seed must be an integer of at most {MAX_INT_DIGITS} digits or None, "
+            f"got {excerpt(seed)}"
+        )
 
 
 def deal(
@@ -109,10 +120,18 @@ def deal(
     players = variant.players
     if dealer is None:
         dealer = players - 1
-    if not 0 <= dealer < players:
+    if type(dealer) is not int or not 0 <= dealer < players:
         raise VariantError(f"dealer must be a seat from 0 to {players - 1}, got {dealer!r}")
     if scores is None:
         scores = (0,) * variant.sides
-    if len(scores) != variant.sides:
-        raise VariantError(f"scores needs {variant.sides} entries, got {list(scores)!r}")
-    return GameState(deal_table(variant, deck, tuple(int(s) for s in scores), dealer))
+    if (
+        isinstance(scores, str)
+        or not isinstance(scores, Sequence)
+        or len(scores) != variant.sides
+        or any(type(s) is not int or abs(s) > MAX_INT for s in scores)
+    ):
+        raise VariantError(
+            f"scores needs {variant.sides} integers of at most {MAX_INT_DIGITS} digits, "
+            f"got {excerpt(scores)}"
+        )
+    return GameState(deal_table(variant, deck, tuple(scores), dealer))

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
-from canasta.cards import Card
+from canasta.cards import CARDS, Card
 from canasta.moves import Move
 from canasta.observation import Observation
 from canasta.scoring import Outcome
@@ -47,8 +47,6 @@ class Style:
 
     def meld(self, meld: Meld) -> str:
         """A meld with its size, marked when it is a canasta."""
-        from canasta.cards import CARDS
-
         text = self.cards(CARDS[c] for c in meld.codes)
         if meld.is_canasta:
             kind = "natural" if meld.is_natural else "mixed"
@@ -85,7 +83,7 @@ def _grouped_hand(hand: Sequence[Card], style: Style) -> str:
     return "   ".join(parts) if parts else "(empty)"
 
 
-def _seat_label(obs: Observation, seat: int, names: Sequence[str] | None) -> str:
+def _seat_label(seat: int, names: Sequence[str] | None) -> str:
     name = names[seat] if names is not None else None
     label = f"seat {seat}" + (f" ({name})" if name else "")
     return label
@@ -144,25 +142,23 @@ def draw_observation(
             lines.append(f"    threes: {style.cards(obs.threes[side])}")
     lines.append("-" * 72)
     sizes = "   ".join(
-        f"{_seat_label(obs, s, names)}: {n}" for s, n in enumerate(obs.hand_sizes) if s != obs.seat
+        f"{_seat_label(s, names)}: {n}" for s, n in enumerate(obs.hand_sizes) if s != obs.seat
     )
     lines.append(f"Cards in hand: {sizes}")
     known = [
-        f"{_seat_label(obs, s, names)} holds {style.cards(cards)}"
+        f"{_seat_label(s, names)} holds {style.cards(cards)}"
         for s, cards in enumerate(obs.known)
         if cards and s != obs.seat
     ]
     if known:
         lines.append("Known from the pile: " + "; ".join(known))
-    lines.append(f"Your hand ({_seat_label(obs, obs.seat, names)}, {len(obs.hand)} cards):")
+    lines.append(f"Your hand ({_seat_label(obs.seat, names)}, {len(obs.hand)} cards):")
     lines.append("    " + _grouped_hand(obs.hand, style))
     if obs.turn.waiting:
-        from canasta.cards import CARDS
-
         waiting = style.cards(CARDS[c] for c in obs.turn.waiting)
         lines.append(f"Pile cards waiting for your opening: {waiting}")
     if obs.to_move is not None and obs.to_move != obs.seat:
-        lines.append(f"To move: {_seat_label(obs, obs.to_move, names)} ({obs.phase})")
+        lines.append(f"To move: {_seat_label(obs.to_move, names)} ({obs.phase})")
     lines.append(bar)
     return "\n".join(lines)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from canasta.deal import new_game, resolve_variant
+from canasta.deal import check_seed, new_game, resolve_variant
 from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
 from canasta.moves import Move, flatten_moves, parse_move
 from canasta.scoring import Outcome
@@ -114,8 +114,7 @@ class Match:
         resolved = resolve_variant(variant)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TypeError(f"seed must be an integer, got {seed!r}")
+        check_seed(seed)
         scores = (0,) * resolved.sides
         dealer = resolved.players - 1
         state = new_game(resolved, seed=deal_seed(seed, 1), scores=scores, dealer=dealer)

@@ -14,8 +14,13 @@ from typing import ClassVar
 
 import attrs
 
-from canasta.cards import JOKER_RANK, RANKS, SUITS, TWO, Card, _parse
+from canasta._input import excerpt
+from canasta.cards import CARDS, JOKER, RANK_PATTERNS, RANKS, SUITS, TWO, Card, _parse
 from canasta.errors import NotationError
+
+#: The longest move text read. No legal move comes near: the largest table (four decks,
+#: 216 cards) written with the longest card text (``10S``) fills 648 characters.
+MAX_MOVE_CHARS = 1024
 
 # Sort key of a rank index in move text: naturals (A, 3..K) first, then 2, then joker.
 _RANK_ORDER = {r: (r if r != TWO else 12.5) for r in range(14)}
@@ -27,7 +32,40 @@ def _card_key(card: Card) -> tuple[float, int]:
 
 
 def _canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards of a move in canonical order; anything but a sequence of cards is refused
+    here, so a move never holds what its text cannot show."""
+    if isinstance(cards, str) or not isinstance(cards, tuple | list):
+        raise NotationError(f"a move's cards must be a tuple of Card values, got {excerpt(cards)}")
+    if len(cards) > MAX_MOVE_CHARS:
+        raise NotationError(f"a move holds at most {MAX_MOVE_CHARS} cards, got {len(cards)}")
+    for card in cards:
+        if type(card) is not Card:
+            raise NotationError(f"a move's cards must be Card values, got {excerpt(card)}")
     return tuple(sorted(cards, key=_card_key))
+
+
+def _some_cards(
+    move: Move, _attribute: attrs.Attribute[tuple[Card, ...]], cards: tuple[Card, ...]
+) -> None:
+    if not cards:
+        raise NotationError(f"{type(move).__name__} needs at least one card")
+
+
+def _check_target(_move: LayOff, _attribute: attrs.Attribute[str], target: object) -> None:
+    if not isinstance(target, str) or len(target) != 1 or target not in RANKS + "*":
+        raise NotationError(
+            f"a lay-off's target is a rank letter of {RANKS} or '*', got {excerpt(target)}"
+        )
+
+
+def _check_card(_move: Discard, _attribute: attrs.Attribute[Card], card: object) -> None:
+    if type(card) is not Card:
+        raise NotationError(f"a discard holds one Card, got {excerpt(card)}")
+
+
+def _check_answer(_move: Answer, _attribute: attrs.Attribute[bool], yes: object) -> None:
+    if not isinstance(yes, bool):
+        raise NotationError(f"an answer is True (yes) or False (no), got {excerpt(yes)}")
 
 
 def _text(cards: tuple[Card, ...]) -> str:
@@ -70,7 +108,7 @@ class MeldCards(Move):
     """Meld ``cards`` from hand as a new meld (merged into a same-rank meld in classic)."""
 
     kind: ClassVar[str] = "meld"
-    cards: tuple[Card, ...] = attrs.field(converter=_canonical)
+    cards: tuple[Card, ...] = attrs.field(converter=_canonical, validator=_some_cards)
 
     def __str__(self) -> str:
         return f"meld:{_text(self.cards)}"
@@ -81,8 +119,8 @@ class LayOff(Move):
     """Lay ``cards`` off on the side's meld of rank ``target`` (``"*"``: the wild meld)."""
 
     kind: ClassVar[str] = "add"
-    target: str
-    cards: tuple[Card, ...] = attrs.field(converter=_canonical)
+    target: str = attrs.field(validator=_check_target)
+    cards: tuple[Card, ...] = attrs.field(converter=_canonical, validator=_some_cards)
 
     def __str__(self) -> str:
         return f"add:{self.target}+{_text(self.cards)}"
@@ -93,7 +131,7 @@ class Discard(Move):
     """Discard one card; ends the turn."""
 
     kind: ClassVar[str] = "discard"
-    card: Card
+    card: Card = attrs.field(validator=_check_card)
 
     def __str__(self) -> str:
         return f"discard:{self.card}"
@@ -111,7 +149,7 @@ class Answer(Move):
     """Partner's binding answer: ``yes`` or ``no``."""
 
     kind: ClassVar[str] = "answer"
-    yes: bool
+    yes: bool = attrs.field(validator=_check_answer)
 
     def __str__(self) -> str:
         return "yes" if self.yes else "no"
@@ -139,9 +177,9 @@ def _cards_arg(text: str, move_text: str, *, allow_empty: bool = False) -> tuple
     try:
         cards = _parse(text, patterns=True)
     except NotationError as exc:
-        raise NotationError(f"bad move {move_text!r}: {exc}") from None
+        raise NotationError(f"bad move {excerpt(move_text)}: {exc}") from None
     if not cards and not allow_empty:
-        raise NotationError(f"bad move {move_text!r}: no cards given")
+        raise NotationError(f"bad move {excerpt(move_text)}: no cards given")
     return cards
 
 
@@ -150,7 +188,9 @@ def parse_move(text: str | Move) -> Move:
     if isinstance(text, Move):
         return text
     if not isinstance(text, str):
-        raise NotationError(f"a move must be text, got {text!r}")
+        raise NotationError(f"a move must be text, got {excerpt(text)}")
+    if len(text) > MAX_MOVE_CHARS:
+        raise NotationError(f"bad move {excerpt(text)}: longer than any move")
     token = text.strip()
     simple = _SIMPLE.get(token.lower())
     if simple is not None:
@@ -158,15 +198,16 @@ def parse_move(text: str | Move) -> Move:
     head, sep, arg = token.partition(":")
     head = head.lower()
     if not sep or not arg or any(ch.isspace() for ch in token):
-        raise NotationError(f"bad move {text!r}")
+        raise NotationError(f"bad move {excerpt(text)}")
     if head == "take":
         return Take(_cards_arg(arg, text))
     if head == "meld":
         return MeldCards(_cards_arg(arg, text))
     if head == "discard":
-        cards = _cards_arg(arg, text)
+        # One card, so the joker's other name "JK" cannot be read as a jack and a king.
+        cards = (CARDS[JOKER],) if arg.upper() == "JK" else _cards_arg(arg, text)
         if len(cards) != 1:
-            raise NotationError(f"bad move {text!r}: discard takes exactly one card")
+            raise NotationError(f"bad move {excerpt(text)}: discard takes exactly one card")
         return Discard(cards[0])
     if head == "add":
         target, plus, rest = arg.partition("+")
@@ -176,9 +217,9 @@ def parse_move(text: str | Move) -> Move:
         elif target == "10":
             target = "T"
         if not plus or not (target == "*" or (len(target) == 1 and target in RANKS)):
-            raise NotationError(f"bad move {text!r}: expected add:RANK+CARDS")
+            raise NotationError(f"bad move {excerpt(text)}: expected add:RANK+CARDS")
         return LayOff(target, _cards_arg(rest, text))
-    raise NotationError(f"bad move {text!r}: unknown kind {head!r}")
+    raise NotationError(f"bad move {excerpt(text)}: unknown kind {excerpt(head)}")
 
 
 def parse_moves(text: str | Move | Iterable[str | Move]) -> tuple[Move, ...]:
@@ -201,7 +242,6 @@ def flatten_moves(items: Iterable[str | Move | Iterable[str | Move]]) -> list[Mo
     return flat
 
 
-# Interned suitless cards, used by the legal-move generator.
-PATTERNS: tuple[Card, ...] = tuple(
-    Card("*") if r == JOKER_RANK else Card(RANKS[r], None) for r in range(14)
-)
+# Interned suitless cards by rank index (the joker's is the joker), used by the legal-move
+# generator.
+PATTERNS: tuple[Card, ...] = (*(RANK_PATTERNS[r] for r in RANKS), CARDS[JOKER])

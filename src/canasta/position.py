@@ -13,7 +13,18 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, format_codes, parse_codes
+from canasta._input import excerpt
+from canasta.cards import (
+    CARDS,
+    JOKER,
+    NATURAL_RANKS,
+    RANKS,
+    RED_THREES,
+    THREE,
+    TWO,
+    format_codes,
+    parse_codes,
+)
 from canasta.errors import CanastaError, NotationError, PositionError
 from canasta.table import (
     ANSWER,
@@ -136,24 +147,25 @@ def _cards(value: Any, what: str) -> tuple[int, ...]:
     try:
         if isinstance(value, str):
             return parse_codes(value)
-        if isinstance(value, list | tuple):
-            return tuple(c for item in value for c in parse_codes(str(item)))
+        if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
+            return tuple(c for item in value for c in parse_codes(item))
     except NotationError as exc:
         raise _fail(f"{what}: {exc}") from None
-    raise _fail(f"{what} must be a card string or a list of cards, got {value!r}")
+    raise _fail(f"{what} must be a card string or a list of cards, got {excerpt(value)}")
 
 
 def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
     if type(value) is not int:
-        raise _fail(f"{what} must be an integer, got {value!r}")
+        raise _fail(f"{what} must be an integer, got {excerpt(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise _fail(f"{what} must be from {low} to {high}, got {value!r}")
+        bound = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise _fail(f"{what} must be {bound}, got {excerpt(value)}")
     return value
 
 
 def _list(value: Any, what: str, length: int) -> list[Any]:
     if not isinstance(value, list | tuple) or len(value) != length:
-        raise _fail(f"{what} must be a list of {length} entries, got {value!r}")
+        raise _fail(f"{what} must be a list of {length} entries, got {excerpt(value)}")
     return list(value)
 
 
@@ -170,7 +182,7 @@ def _meld(variant: Variant, codes: tuple[int, ...], what: str) -> Meld:
         raise _fail(f"{what}: mixes ranks {format_codes(codes)!r}")
     rank = naturals.pop()
     if rank == THREE:
-        if any(c in (9, 10) for c in codes) or variant.black_three_meld_reason(
+        if any(c in RED_THREES for c in codes) or variant.black_three_meld_reason(
             len(codes) - wilds, wilds
         ):
             raise _fail(f"{what}: not a valid meld of black threes: {format_codes(codes)!r}")
@@ -189,12 +201,12 @@ def _resolve_variant(value: Any) -> Variant:
             return from_config(value)
     except CanastaError as exc:
         raise _fail(f"variant: {exc}") from None
-    raise _fail(f"variant must be a name or a config mapping, got {value!r}")
+    raise _fail(f"variant must be a name or a config mapping, got {excerpt(value)}")
 
 
 def _turn(value: Any) -> Turn:
     if not isinstance(value, Mapping):
-        raise _fail(f"turn must be a mapping, got {value!r}")
+        raise _fail(f"turn must be a mapping, got {excerpt(value)}")
     unknown = set(value) - _TURN_KEYS
     if unknown:
         raise _fail(f"turn has unknown keys: {', '.join(sorted(unknown))}")
@@ -203,26 +215,47 @@ def _turn(value: Any) -> Turn:
         if key == "waiting":
             fields[key] = _cards(item, "turn.waiting")
         elif key == "groups":
-            groups = []
-            for g in item:
-                if not (isinstance(g, list | tuple) and len(g) == 4):
-                    raise _fail(
-                        f"turn.groups entries are [rank, naturals, wilds, from_hand], got {g!r}"
-                    )
-                rank = WILD_RANK if g[0] == "*" else RANKS.index(str(g[0]))
-                groups.append(Group(rank, int(g[1]), int(g[2]), bool(g[3])))
-            fields[key] = tuple(groups)
+            fields[key] = _groups(item)
         elif key == "opening":
             fields[key] = _int(item, "turn.opening", 0)
         elif key == "permission":
-            if item not in (None, True, False):
-                raise _fail(f"turn.permission must be true, false or null, got {item!r}")
+            if item is not None and type(item) is not bool:
+                raise _fail(f"turn.permission must be true, false or null, got {excerpt(item)}")
             fields[key] = item
         else:
             if type(item) is not bool:
-                raise _fail(f"turn.{key} must be true or false, got {item!r}")
+                raise _fail(f"turn.{key} must be true or false, got {excerpt(item)}")
             fields[key] = item
-    return Turn(**fields)
+    turn = Turn(**fields)
+    if turn.waiting and not turn.took_pile:
+        raise _fail("turn.waiting holds pile cards, so turn.took_pile must be true")
+    return turn
+
+
+#: The ranks a turn's group may have, as written: the natural ranks, black threes, ``*``.
+_GROUP_RANKS = {RANKS[r]: r for r in (*NATURAL_RANKS, THREE)} | {"*": WILD_RANK}
+
+
+def _groups(value: Any) -> tuple[Group, ...]:
+    if not isinstance(value, list | tuple):
+        raise _fail(f"turn.groups must be a list, got {excerpt(value)}")
+    groups: list[Group] = []
+    for g in value:
+        if not (isinstance(g, list | tuple) and len(g) == 4):
+            raise _fail(
+                f"turn.groups entries are [rank, naturals, wilds, from_hand], got {excerpt(g)}"
+            )
+        rank = _GROUP_RANKS.get(g[0]) if isinstance(g[0], str) else None
+        if rank is None:
+            raise _fail(f"turn.groups: {excerpt(g[0])} is not a meld rank (A, 3 to K, or *)")
+        if type(g[3]) is not bool:
+            raise _fail(f"turn.groups: from_hand must be true or false, got {excerpt(g[3])}")
+        naturals = _int(g[1], "turn.groups naturals", 0, 99)
+        wilds = _int(g[2], "turn.groups wilds", 0, 99)
+        if rank in {r.rank for r in groups}:
+            raise _fail(f"turn.groups: rank {g[0]} is given twice")
+        groups.append(Group(rank, naturals, wilds, g[3]))
+    return tuple(groups)
 
 
 def _memory(data: Mapping[str, Any], hands: tuple[tuple[int, ...], ...]) -> Memory:
@@ -258,7 +291,7 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
     )
     phase = data.get("phase", DRAW)
     if phase not in (DRAW, PLAY, ANSWER, OVER):
-        raise _fail(f"phase must be draw, play, answer or over, got {phase!r}")
+        raise _fail(f"phase must be draw, play, answer or over, got {excerpt(phase)}")
     to_move: int | None = None
     if phase != OVER:
         to_move = _int(data.get("to_move", 0), "to_move", 0, players - 1)
@@ -323,14 +356,19 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
                 f"{variant.decks} deck(s) hold {limit[code]}"
             )
     melded_seats = [False] * players
-    for seat in data.get("melded_seats", []):
+    listed = data.get("melded_seats", [])
+    if not isinstance(listed, list | tuple):
+        raise _fail(f"melded_seats must be a list of seats, got {excerpt(listed)}")
+    for seat in listed:
         melded_seats[_int(seat, "melded_seats[]", 0, players - 1)] = True
     asked = tuple(
         _int(a, "asked[]", 0) for a in _list(data.get("asked", [0] * players), "asked", players)
     )
     opened = _derived_opened(tuple(melds))
     if "opened" in data:
-        opened = tuple(bool(o) for o in _list(data["opened"], "opened", sides))
+        opened = tuple(_list(data["opened"], "opened", sides))
+        if any(type(o) is not bool for o in opened):
+            raise _fail(f"opened must hold true or false per side, got {excerpt(data['opened'])}")
     went_out = data.get("went_out")
     if went_out is not None:
         if phase != OVER:
@@ -340,7 +378,11 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
             raise _fail(f"seat {went_out} went out but still holds cards")
     concealed = data.get("concealed", False)
     if type(concealed) is not bool:
-        raise _fail(f"concealed must be true or false, got {concealed!r}")
+        raise _fail(f"concealed must be true or false, got {excerpt(concealed)}")
+    if concealed and phase != OVER:
+        raise _fail("concealed is only allowed when the phase is over")
+    if turn.waiting and opened[variant.side_of(to_move or 0)]:
+        raise _fail("turn.waiting: the pile's cards join an opened side's hand at once")
     for key in ("seed",):
         if key in data and data[key] is not None and type(data[key]) is not int:
             raise _fail(f"seed must be an integer, got {data[key]!r}")

@@ -26,12 +26,14 @@ import datetime
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
-from canasta.cards import format_codes, parse_codes
-from canasta.deal import deal, new_game
+from canasta import _input
+from canasta.cards import CARDS, format_codes, parse_codes
+from canasta.deal import deal, full_deck, new_game
 from canasta.errors import (
     CanastaError,
     IllegalMoveError,
@@ -170,6 +172,7 @@ class Record:
                 deck = parse_codes(deck_text)
             except NotationError as exc:
                 raise RecordError(f"Deck: {exc}", self._line_of("Deck"), 1) from None
+            _check_deck(deck, variant, self._line_of("Deck"))
             try:
                 return deal(variant, deck, scores, dealer)
             except (CanastaError, IndexError) as exc:
@@ -184,7 +187,10 @@ class Record:
     def _position(self, text: str, variant: Variant) -> GameState:
         line = self._line_of("Position")
         try:
-            state = GameState.from_json(text)
+            data = _input.loads(text, what="Position", error=RecordError)
+            state = GameState.from_dict(data)
+        except RecordError as exc:
+            raise RecordError(str(exc), line, 1) from None
         except CanastaError as exc:
             raise RecordError(f"Position: {exc}", line, 1) from None
         if state.variant != variant:
@@ -198,10 +204,10 @@ class Record:
                 raise RecordError(f"the record has no {name} tag", 1, 1)
             return None
         try:
-            return int(text)
+            return _tag_int(text)
         except ValueError:
             raise RecordError(
-                f"{name} must be an integer, got {text!r}", self._line_of(name), 1
+                f"{name} must be an integer, got {_input.excerpt(text)}", self._line_of(name), 1
             ) from None
 
     def _scores_tag(self, name: str, sides: int) -> tuple[int, ...] | None:
@@ -209,12 +215,14 @@ class Record:
         if text is None:
             return None
         try:
-            scores = tuple(int(x) for x in text.split())
+            scores = tuple(_tag_int(x) for x in text.split())
         except ValueError:
             scores = ()
         if len(scores) != sides:
             raise RecordError(
-                f"{name} must hold {sides} integers, got {text!r}", self._line_of(name), 1
+                f"{name} must hold {sides} integers, got {_input.excerpt(text)}",
+                self._line_of(name),
+                1,
             )
         return scores
 
@@ -303,6 +311,32 @@ _TURN = re.compile(r"\d+\.$")
 _SEAT = re.compile(r"[Ss](\d+):$")
 
 
+def _tag_int(text: str) -> int:
+    """An integer tag value of at most `_input.MAX_INT_DIGITS` digits, else ValueError."""
+    if len(text.strip().lstrip("+-")) > _input.MAX_INT_DIGITS:
+        raise ValueError(text)
+    return int(text)
+
+
+def _check_deck(deck: Sequence[int], variant: Variant, line: int) -> None:
+    """A Deck tag must hold every card of the variant's decks, each exactly once per deck."""
+    held, expected = Counter(deck), Counter(full_deck(variant))
+    if held == expected:
+        return
+    parts = []
+    for label, cards in (("missing", expected - held), ("extra", held - expected)):
+        if cards:
+            shown = [f"{CARDS[code]} x{count}" for code, count in sorted(cards.items())]
+            more = f" and {len(shown) - 6} more" if len(shown) > 6 else ""
+            parts.append(f"{label} {', '.join(shown[:6])}{more}")
+    raise RecordError(
+        f"Deck must hold the {expected.total()} cards of {variant.decks} deck(s), each "
+        f"once per deck; got {len(deck)} cards ({'; '.join(parts)})",
+        line,
+        1,
+    )
+
+
 def _unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
@@ -315,15 +349,49 @@ def _read_variant(text: str, line: int) -> Variant:
     try:
         if text.lstrip().startswith("{"):
             try:
-                config = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"Variant is not valid JSON: {exc.msg}", line, 1) from None
+                config = _input.loads(text, what="Variant", error=RecordError)
+            except RecordError as exc:
+                raise RecordError(str(exc), line, 1) from None
             return from_config(config)
         return get(text)
     except RecordError:
         raise
     except CanastaError as exc:
         raise RecordError(f"Variant: {exc}", line, 1) from None
+
+
+_COMMENT_MARK = re.compile(r"[{};]")
+
+
+def _without_comments(
+    raw: str, number: int, brace: tuple[int, int] | None
+) -> tuple[str, tuple[int, int] | None]:
+    """Line ``number`` with its {comments} (which may span lines) and ; comments blanked
+    out, keeping columns; and where a {comment} still open at its end started.
+
+    Only the comment marks are looked at one by one, so a long line costs little.
+    """
+    pieces: list[str] = []
+    start = 0  # where the run not yet copied starts
+    blank_tail = False
+    for mark in _COMMENT_MARK.finditer(raw):
+        i, ch = mark.start(), mark.group()
+        if brace is not None:
+            if ch == "}":
+                pieces.append(" " * (i + 1 - start))
+                start, brace = i + 1, None
+        elif ch == "{":
+            pieces.append(raw[start:i])
+            start, brace = i, (number, i + 1)
+        elif ch == "}":
+            raise RecordError("'}' without '{'", number, i + 1)
+        else:  # ';' comments out the rest of the line
+            pieces.append(raw[start:i])
+            start, blank_tail = i, True
+            break
+    tail = raw[start:]
+    pieces.append(" " * len(tail) if blank_tail or brace is not None else tail)
+    return "".join(pieces), brace
 
 
 def parse(text: str) -> Record:
@@ -356,26 +424,7 @@ def parse(text: str) -> Record:
             tags.append((name, value))
             tag_lines.append((name, number))
             continue
-        line = raw
-        # Remove {comments} (they may span lines) and ; comments, keeping columns.
-        chars = list(line)
-        i = 0
-        while i < len(chars):
-            ch = chars[i]
-            if brace is not None:
-                if ch == "}":
-                    brace = None
-                chars[i] = " "
-            elif ch == "{":
-                brace = (number, i + 1)
-                chars[i] = " "
-            elif ch == "}":
-                raise RecordError("'}' without '{'", number, i + 1)
-            elif ch == ";":
-                chars[i:] = [" "] * (len(chars) - i)
-                break
-            i += 1
-        line = "".join(chars)
+        line, brace = _without_comments(raw, number, brace)
         stripped = line.strip()
         if not stripped:
             continue
@@ -423,9 +472,13 @@ def loads(text: str) -> Match | GameState:
 
 
 def load(path: str | os.PathLike[str]) -> Match | GameState:
-    """`loads` for a file path (read as UTF-8)."""
-    with open(path, encoding="utf-8") as handle:
-        return loads(handle.read())
+    """`loads` for a file path (read as UTF-8).
+
+    Raises:
+        RecordError: also for a file that cannot be read, is not UTF-8 text or is larger
+            than any record (16 MiB).
+    """
+    return loads(_input.read_text(path, what="record", error=RecordError))
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -471,12 +524,6 @@ class _Lines:
         if self.current:
             self.lines.append(f"{self.number}. S{self.seat}: " + " ".join(self.current))
         self.current = []
-
-    def restart(self) -> None:
-        """A new deal: numbering starts again."""
-        self.flush()
-        self.seat = None
-        self.number = 0
 
 
 def _deal_lines(start: GameState, moves: Sequence[Move]) -> tuple[list[str], GameState]:

@@ -71,13 +71,19 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
         cards[:] = rest
         return chosen
 
+    def may_hold_threes(seat: int) -> bool:
+        # Threes that go face up stay in a hand only once the deal is over (one drawn as
+        # the last stock card, spec §3.5.2) or before the seat's first turn (D3).
+        return obs.is_over or (not variant.declares_threes_at_deal and seat != obs.to_move)
+
     hands: list[tuple[int, ...]] = []
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
             hands.append(template.hands[seat])
             continue
         known = [c.code for c in obs.known[seat]]
-        extra = take(size - len(known), lambda c: c not in laid_out, f"seat {seat}'s hand")
+        allowed = (lambda c: True) if may_hold_threes(seat) else (lambda c: c not in laid_out)
+        extra = take(size - len(known), allowed, f"seat {seat}'s hand")
         hands.append(tuple(sorted(known + extra)))
     stock = take(obs.stock_size, lambda c: True, "the stock")
     table = evolve(template, hands=tuple(hands), stock=tuple(stock))

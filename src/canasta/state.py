@@ -10,22 +10,30 @@ from the position format.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from canasta import scoring
+from canasta import _input
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision, after_reason, decide
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card
-from canasta.errors import IllegalMoveError, IllegalReason, PositionError, ReplayError
+from canasta.errors import (
+    CanastaError,
+    IllegalMoveError,
+    IllegalReason,
+    PositionError,
+    ReplayError,
+    VariantError,
+)
 from canasta.moves import Move, flatten_moves, parse_move
 from canasta.observation import Observation, build
 from canasta.position import from_dict, to_dict
-from canasta.scoring import Outcome
+from canasta.scoring import Outcome, score_deal
 from canasta.table import (
     OVER,
     Event,
@@ -45,6 +53,45 @@ from canasta.variants.base import Variant
 __all__ = ["GameState"]
 
 _set_attr = object.__setattr__
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+
+def _hook_failure(variant: Variant, exc: Exception) -> VariantError | None:
+    """The error to raise for ``exc``, raised inside a rule hook of a plugin variant: a
+    `VariantError` naming the variant and the hook. None for anything else (the library's
+    own variants and code raise only the documented errors)."""
+    if isinstance(exc, CanastaError) or type(variant).__module__.startswith("canasta."):
+        return None
+    hook = None
+    trace = exc.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_locals.get("self") is variant:
+            hook = trace.tb_frame.f_code.co_name
+        trace = trace.tb_next
+    if hook is None:
+        return None
+    return VariantError(
+        f"variant {variant.name!r}: its rule {hook!r} raised {type(exc).__name__}: {exc}"
+    )
+
+
+def _guarded(
+    method: Callable[Concatenate[GameState, _P], _T],
+) -> Callable[Concatenate[GameState, _P], _T]:
+    """Report a plugin variant whose rule hooks fail as a VariantError naming the hook."""
+
+    @functools.wraps(method)
+    def call(self: GameState, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            error = _hook_failure(self._table.variant, exc)
+            if error is None:
+                raise
+            raise error from exc
+
+    return call
 
 
 class GameState:
@@ -56,13 +103,12 @@ class GameState:
     `copy.deepcopy` return the state itself.
     """
 
-    __slots__ = ("__weakref__", "_events", "_legal", "_legal_ids", "_log", "_memory", "_table")
+    __slots__ = ("__weakref__", "_events", "_legal", "_log", "_memory", "_table")
 
     _table: Table
     _memory: Memory
     _log: Step | None
     _legal: tuple[Move, ...] | None
-    _legal_ids: frozenset[int] | None
     _events: tuple[Event, ...] | None
 
     def __init__(self, table: Table, memory: Memory | None = None, log: Step | None = None):
@@ -70,7 +116,6 @@ class GameState:
         _set_attr(self, "_memory", memory if memory is not None else fresh_memory(table))
         _set_attr(self, "_log", log)
         _set_attr(self, "_legal", None)
-        _set_attr(self, "_legal_ids", None)
         _set_attr(self, "_events", None)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -195,12 +240,18 @@ class GameState:
         """Every legal play, once each, suit-free, in the documented order."""
         legal = self._legal
         if legal is None:
-            legal = legal_moves(self._table)
+            try:
+                legal = legal_moves(self._table)
+            except Exception as exc:  # the hot path: no wrapper around the call
+                error = _hook_failure(self._table.variant, exc)
+                if error is None:
+                    raise
+                raise error from exc
             # Caches, not state: written past the frozen front door.
             _set_attr(self, "_legal", legal)
-            _set_attr(self, "_legal_ids", frozenset(map(id, legal)))
         return legal
 
+    @_guarded
     def check(self, move: Move | str) -> IllegalReason | None:
         """None if ``move`` is legal here, else the reason it is not."""
         return self._reason(parse_move(move))[0]
@@ -210,9 +261,14 @@ class GameState:
 
     def _reason(self, move: Move) -> tuple[IllegalReason | None, Decision | None]:
         table = self._table
-        ids = self._legal_ids
         # A move taken from the cached legal list needs no second check.
-        listed = ids is not None and id(move) in ids
+        listed = False
+        legal = self._legal
+        if legal is not None:
+            for candidate in legal:
+                if candidate is move:
+                    listed = True
+                    break
         decision = decide(table, move, listed)
         if isinstance(decision, IllegalReason):
             return decision, None
@@ -225,11 +281,17 @@ class GameState:
     def apply(self, move: Move | str) -> GameState:
         """The state after ``move``; raises IllegalMoveError (this state is unchanged)."""
         parsed = parse_move(move)
-        reason, decision = self._reason(parsed)
-        if decision is None:
-            assert reason is not None
-            raise IllegalMoveError(parsed, reason)
-        return self._advance(decision)
+        try:
+            reason, decision = self._reason(parsed)
+            if decision is not None:
+                return self._advance(decision)
+        except Exception as exc:  # the hot path: no wrapper around the call
+            error = _hook_failure(self._table.variant, exc)
+            if error is None:
+                raise
+            raise error from exc
+        assert reason is not None
+        raise IllegalMoveError(parsed, reason)
 
     def _advance(self, decision: Decision) -> GameState:
         """Commit a legal decision: the next table, memory and log."""
@@ -240,7 +302,6 @@ class GameState:
         _set_attr(new, "_memory", remember(self._memory, before, decision, after))
         _set_attr(new, "_log", step(self._log, before, decision, after))
         _set_attr(new, "_legal", None)
-        _set_attr(new, "_legal_ids", None)
         _set_attr(new, "_events", None)
         return new
 
@@ -252,6 +313,7 @@ class GameState:
             _set_attr(self, "_events", events)
         return events
 
+    @_guarded
     def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:
         """Apply a sequence of moves (Moves, texts, or space-separated strings).
 
@@ -266,12 +328,14 @@ class GameState:
             state = state._advance(decision)
         return state
 
+    @_guarded
     def outcome(self) -> Outcome | None:
         """None until the deal is over; then the scores with their breakdown."""
         if self._table.phase != OVER:
             return None
-        return scoring.score_deal(self._table)
+        return score_deal(self._table)
 
+    @_guarded
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may see (api.md §5)."""
         table = self._table
@@ -295,11 +359,9 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"position is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
+        """Read a position from JSON text; raises PositionError on bad input (also on
+        text nested too deep, or holding integers too large for any position)."""
+        return cls.from_dict(_input.loads(text, what="position", error=PositionError))
 
     # -- value semantics -------------------------------------------------------------------
 

@@ -14,13 +14,13 @@ from canasta.cards import (
     JOKER,
     JOKER_RANK,
     NATURAL_RANKS,
+    RANK_VALUES,
     RANKS,
     RED_THREES,
     THREE,
     TWO,
     Card,
 )
-from canasta.moves import Discard, LayOff, MeldCards, Move, Take
 from canasta.table import CANASTA_SIZE, WILD_RANK, Group, Meld, Table, Turn
 
 if TYPE_CHECKING:
@@ -115,6 +115,40 @@ def opening_complete(st: Table, side: int, turn: Turn) -> bool:
     return variant.opening_done(turn.opening, variant.initial_minimum(st.scores[side]), flags)
 
 
+def opening_in_hand(
+    st: Table, side: int, counts: list[int], melds: tuple[Meld, ...], turn: Turn, hand: int
+) -> bool:
+    """A quick sufficient test for the opening look-ahead: can ``side`` complete its
+    initial meld by melding, as new natural melds, ranks it holds three times or more,
+    keeping two cards (spec §2.8)?
+
+    Each such meld is a placement the look-ahead tries, so a yes here is a yes there; a no
+    decides nothing. It settles most positions with a large hand at once.
+    """
+    variant = st.variant
+    on_table = {m.rank for m in melds}
+    closed = context(st).closed
+    value = turn.opening
+    flags = 0
+    for g in turn.groups:
+        flags |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
+    for rank in NATURAL_RANKS:
+        k = counts[rank]
+        if (
+            k < 3
+            or hand - k < 2
+            or rank in on_table
+            or rank in closed
+            or k > variant.max_meld_size
+            or variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None
+        ):
+            continue
+        value += k * RANK_VALUES[rank]
+        flags |= lookahead.group_flags(rank, k, 0, True)
+        hand -= k
+    return variant.opening_done(value, variant.initial_minimum(st.scores[side]), flags)
+
+
 def with_group(
     groups: tuple[Group, ...], rank: int, naturals: int, wilds: int, from_hand: bool, create: bool
 ) -> tuple[Group, ...]:
@@ -139,7 +173,13 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     closed = context(st).closed
     ranks = {m.rank for m in melds}
     wilds = counts[TWO] + counts[JOKER_RANK]
-    orphans = counts[THREE] if counts[THREE] < 3 else 0
+    # Black threes go down three or four together, or two with a two where D6 allows it
+    # (spec §2.6); otherwise each is a card no meld takes.
+    black = counts[THREE]
+    paired = black == 2 and counts[TWO] and variant.black_three_meld_reason(2, 1) is None
+    orphans = 0 if black >= 3 or paired else black
+    if orphans > 1:
+        return True
     pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
     for rank in NATURAL_RANKS:
         count = counts[rank]
@@ -151,17 +191,32 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
             pairs += 1
     if pairs > wilds:
         return True
-    if variant.has_wild_melds:
-        return False
-    # A meld can only become a canasta if its cards, the hand's cards of its rank and every
-    # wild in hand make seven.
+    # Enough canastas within reach: each meld that can still become one needs its missing
+    # cards from the hand's naturals of its rank and at most the wilds a meld may hold; the
+    # wilds in hand are shared. The cheapest completions first give the most canastas.
+    cap = variant.max_wilds_per_meld
     reachable = 0
+    needs: list[int] = []
     for m in melds:
-        if m.is_canasta or m.size + counts[m.rank] + wilds >= CANASTA_SIZE:
+        if m.is_canasta:
             reachable += 1
+        elif m.rank == WILD_RANK:
+            needs.append(CANASTA_SIZE - m.size)
+        elif m.rank != THREE:
+            short = max(CANASTA_SIZE - m.size - counts[m.rank], 0)
+            if short <= cap - m.wilds:
+                needs.append(short)
     for rank in NATURAL_RANKS:
-        if counts[rank] >= 2 and rank not in ranks and counts[rank] + wilds >= CANASTA_SIZE:
-            reachable += 1
+        short = max(CANASTA_SIZE - counts[rank], 0)
+        if counts[rank] >= 2 and rank not in ranks and rank not in closed and short <= cap:
+            needs.append(short)
+    if variant.has_wild_melds and WILD_RANK not in ranks:
+        needs.append(CANASTA_SIZE)  # a new meld of wild cards only
+    for short in sorted(needs):
+        if short > wilds:
+            break
+        wilds -= short
+        reachable += 1
     return reachable < variant.canastas_to_go_out
 
 
@@ -301,18 +356,6 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
         pool.remove(pick)
         chosen.append(pick)
     return chosen
-
-
-def cards_used(st: Table, move: Move) -> tuple[int, ...]:
-    """The exact hand cards a legal move uses (its rank patterns resolved)."""
-    if isinstance(move, Discard):
-        cards: tuple[Card, ...] = (move.card,)
-    elif isinstance(move, Take | MeldCards | LayOff):
-        cards = move.cards
-    else:
-        return ()
-    codes = resolve(st.hands[st.to_move or 0], cards)
-    return tuple(codes) if codes is not None else ()
 
 
 def split(codes: list[int]) -> tuple[int | None, int, int, int] | None:

@@ -109,7 +109,7 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     seat = st.to_move
     assert seat is not None
     wilds = counts[TWO] + counts[JOKER_RANK]
-    best = st.turn.opening + 20 * counts[TWO] + 50 * counts[JOKER_RANK]
+    best = st.turn.opening + sum(counts[r] * RANK_VALUES[r] for r in (TWO, JOKER_RANK))
     biggest = 0
     for rank in NATURAL_RANKS:
         if counts[rank] >= 2:
@@ -131,9 +131,12 @@ def _rank_options(
     facts: tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool],
     wild_incomplete: bool,
     opening: bool,
-) -> tuple[tuple[int, int, int, int], ...]:
-    """Every (naturals, twos, jokers) of a meld or lay-off on ``rank`` that the meld rules
-    allow, with its `meld_verdict` flags, in the generator's order.
+    short: int,
+) -> tuple[tuple[Move, ...], tuple[tuple[int, int, int, int], ...]]:
+    """The melds or lay-offs on ``rank`` that the meld rules allow, in the generator's
+    order: the moves known to be legal without a look-ahead (an opened side, not obliged to
+    go out, ``short`` cards or fewer from hand: two stay in it), and the rest as
+    (naturals, twos, jokers, `meld_verdict` flags) for `legality.after_reason` to decide.
 
     The look-ahead aside, legality depends only on these counts, so random play and
     search ask the same few questions again and again: they are cached.
@@ -148,28 +151,32 @@ def _rank_options(
         counts = range(naturals + 1) if add else range(2, naturals + 1)
         least = 1 if add else 3
     grow, full, may_start, closed = facts
-    options = []
+    kind = "add" if add else "meld"
+    sure: list[Move] = []
+    unsure: list[tuple[int, int, int, int]] = []
+    verdicts: dict[int, IllegalReason | int] = {}
     for k in counts:
+        verdicts.clear()
         for t, j in splits:
             if k + t + j < least:
                 continue
-            verdict = meld_verdict(
-                variant,
-                add,
-                rank,
-                k,
-                t,
-                j,
-                grow,
-                full,
-                may_start,
-                closed,
-                wild_incomplete,
-                opening,
-            )
-            if not isinstance(verdict, IllegalReason):
-                options.append((k, t, j, verdict))
-    return tuple(options)
+            verdict = verdicts.get(t + j)
+            if verdict is None:
+                verdict = verdicts[t + j] = meld_verdict(
+                    variant, add, rank, k, t + j, grow, full, may_start, closed,
+                    wild_incomplete, opening,
+                )  # fmt: skip
+            if isinstance(verdict, IllegalReason):
+                continue
+            if k + t + j <= short and not verdict & OBLIGES:
+                if unsure:
+                    # Keep the generator's order: once one needs a look-ahead, all do.
+                    unsure.append((k, t, j, verdict))
+                else:
+                    sure.append(_move(kind, rank, k, t, j))
+            else:
+                unsure.append((k, t, j, verdict))
+    return tuple(sure), tuple(unsure)
 
 
 def _play_moves(st: Table) -> list[Move]:
@@ -184,30 +191,32 @@ def _play_moves(st: Table) -> list[Move]:
     # Opened and not obliged to go out: a play that leaves two cards in hand needs no
     # look-ahead (legality.after_reason).
     fast = not opening and not st.turn.must_go_out
-    short = ctx.hand_len - 2
     wild_incomplete = ctx.wild_incomplete
+    held = twos + jokers
 
-    def add_options(kind: str, rank: int, naturals: int) -> None:
-        add = kind == "add"
+    def add_options(add: bool, rank: int, naturals: int) -> None:
+        # ``short`` capped at what the hand can give, so that more positions share a key.
+        short = min(ctx.hand_len - 2, naturals + held) if fast else -1
         facts = rank_facts(variant, ctx, rank)
-        for k, t, j, verdict in _rank_options(
-            variant, add, rank, naturals, twos, jokers, facts, wild_incomplete, opening
-        ):
-            if not (fast and k + t + j <= short and not verdict & OBLIGES):
-                play = legal_play(st, ctx, add, rank, k, t, j, verdict)
-                if after_reason(st, ctx, play) is not None:
-                    continue
-            moves.append(_move(kind, rank, k, t, j))
+        sure, unsure = _rank_options(
+            variant, add, rank, naturals, twos, jokers, facts, wild_incomplete, opening, short
+        )
+        moves.extend(sure)
+        kind = "add" if add else "meld"
+        for k, t, j, verdict in unsure:
+            play = legal_play(st, ctx, add, rank, k, t, j, verdict)
+            if after_reason(st, ctx, play) is None:
+                moves.append(_move(kind, rank, k, t, j))
 
     for rank in _MELD_ORDER:
         if counts[rank] >= 2:
-            add_options("meld", rank, counts[rank])
-    if variant.has_wild_melds and twos + jokers:
-        add_options("meld", WILD_RANK, 0)
+            add_options(False, rank, counts[rank])
+    if variant.has_wild_melds and held:
+        add_options(False, WILD_RANK, 0)
     on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
         if rank in on_table:
-            add_options("add", rank, 0 if rank == WILD_RANK else counts[rank])
+            add_options(True, rank, 0 if rank == WILD_RANK else counts[rank])
     return moves
 
 

@@ -23,6 +23,7 @@ from canasta._rules.facts import (
     may_go_out,
     new_ok,
     opening_complete,
+    opening_in_hand,
     out_impossible,
     query,
     resolve,
@@ -54,6 +55,9 @@ from canasta.table import (
     evolve,
 )
 from canasta.variants.base import Variant
+
+#: From this many cards in hand, an opening search is worth a quick test first.
+_LARGE_HAND = 14
 
 
 class Play(NamedTuple):
@@ -93,8 +97,7 @@ def meld_verdict(
     add: bool,
     rank: int,
     k: int,
-    twos: int,
-    jokers: int,
+    wilds: int,
     grow: tuple[int, int] | None,
     full: tuple[int, int] | None,
     may_start: bool,
@@ -103,7 +106,8 @@ def meld_verdict(
     opening: bool,
 ) -> R | int:
     """The meld rules for ``meld:`` (add=False) or ``add:`` (add=True) of ``k`` naturals of
-    ``rank``, ``twos`` and ``jokers``: why the play is invalid, or what it does.
+    ``rank`` and ``wilds`` wild cards: why the play is invalid, or what it does (which wild
+    cards they are never matters).
 
     The side's melds of the rank are given by counts: ``grow`` is (naturals, wilds) of the
     one that can still take cards, ``full`` of one past the size cap that a lay-off may
@@ -113,7 +117,6 @@ def meld_verdict(
     Returns a reason, or flags: `OBLIGES` (the play obliges going out this turn: black
     threes, a meld past the cap) and `JOINS_FULL` (it joins the ``full`` meld).
     """
-    wilds = twos + jokers
     verdict = 0
     if rank == THREE:
         if add:
@@ -191,8 +194,7 @@ def play_effect(
         add,
         rank,
         k,
-        twos,
-        jokers,
+        twos + jokers,
         grow,
         full,
         may_start,
@@ -337,7 +339,11 @@ def play_turn(st: Table, play: Play) -> Turn:
     """The turn's bookkeeping after ``play``: groups, lay-offs, the opening value, what
     the player must do (spec §2.8, §2.10, §3.5.4)."""
     wilds = play.twos + play.jokers
-    value = play.k * RANK_VALUES[play.rank] + 20 * play.twos + 50 * play.jokers
+    value = (
+        play.k * RANK_VALUES[play.rank]
+        + play.twos * RANK_VALUES[TWO]
+        + play.jokers * RANK_VALUES[JOKER_RANK]
+    )
     if play.kind == "take":
         top = st.pile[-1]
         if play.k + wilds:
@@ -431,7 +437,11 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         if hand_after == 0 and variant.go_out_needs_discard:
             return R.HAND_SIZE
         return None
-    if not done:
+    # The quick test pays off only where the search is long: in large hands.
+    if not done and not (
+        hand_after >= _LARGE_HAND
+        and opening_in_hand(st, ctx.side, counts_after, melds_after, turn_after, hand_after)
+    ):
         q = query(
             st,
             lookahead.OPEN,

@@ -187,7 +187,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                         (
                             twos - put_twos,
                             jokers - put_jokers,
-                            value + put_twos * 20 + put_jokers * 50,
+                            value
+                            + put_twos * RANK_VALUES[TWO]
+                            + put_jokers * RANK_VALUES[JOKER_RANK],
                             canastas + completes,
                             flags | own,
                             size < CANASTA_SIZE,
@@ -231,7 +233,15 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     ) -> bool:
         if out and left > 1:
             return False
-        if prune and have + value + suffix[i] + twos * 20 + jokers * 50 < need:
+        if (
+            prune
+            and have
+            + value
+            + suffix[i]
+            + twos * RANK_VALUES[TWO]
+            + jokers * RANK_VALUES[JOKER_RANK]
+            < need
+        ):
             return False
         if i == last:
             return finish(twos, jokers, left, value, canastas, flags, small)
@@ -283,7 +293,10 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                         twos - t,
                         jokers - j,
                         new_left,
-                        value + k * RANK_VALUES[rank] + t * 20 + j * 50,
+                        value
+                        + k * RANK_VALUES[rank]
+                        + t * RANK_VALUES[TWO]
+                        + j * RANK_VALUES[JOKER_RANK],
                         canastas + step[0],
                         flags | step[1],
                         keep(small, k + w) if step[0] else small,

@@ -53,18 +53,26 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
     assert seat is not None
     move = decision.move
     codes = decision.codes
+    kind = type(move)
+    if kind is Discard:
+        # A discard: its card leaves the hand (and what was known of it) for the pile.
+        known = memory.known
+        own = known[seat]
+        if own and codes[0] in own:
+            known = known[:seat] + (_without(own, codes),) + known[seat + 1 :]
+        discarded = memory.discarded
+        discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
+        return Memory(known=known, discarded=discarded)
     # The pile cards that the move sent into the hand: at once for an opened side, or
     # when the initial meld completes (spec §2.7, §2.8).
-    waiting = before.pile[:-1] if isinstance(move, Take) else before.turn.waiting
+    waiting = before.pile[:-1] if kind is Take else before.turn.waiting
     joined = waiting and not after.turn.waiting
-    if not codes and not joined:
+    own = memory.known[seat]
+    if not joined and not (own and codes):
         return memory
-    own = _without(memory.known[seat], codes)
+    own = _without(own, codes)
     if joined:
         laid = before.variant.laid_out_threes
         own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
-    discarded = memory.discarded
-    if isinstance(move, Discard):
-        discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
     known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
-    return Memory(known=known, discarded=discarded)
+    return Memory(known=known, discarded=memory.discarded)

@@ -124,7 +124,6 @@ def _draw(st: Table, seat: int) -> Table:
     hand = list(st.hands[seat])
     threes = st.threes[side]
     wanted = variant.draw_count
-    last_three = variant.last_stock_three_rule
     ends = no_discard = False
     # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single last
     # card is a complete draw.
@@ -132,6 +131,7 @@ def _draw(st: Table, seat: int) -> Table:
         card, stock = stock[0], stock[1:]
         if card in laid:
             if not stock:
+                last_three = variant.last_stock_three_rule
                 ends, no_discard = last_three.ends_deal, last_three.no_discard
                 if last_three.kept_in_hand:
                     hand.append(card)  # spec §3.5.2: stays in hand, the deal ends

@@ -13,9 +13,10 @@
       [project.entry-points."canasta.variants"]
       house-2p-wild = "canasta_house_rules:house_2p_wild"
 
-  A plugin that cannot be loaded, gives no variant or reuses a registered name raises
-  `VariantError` naming the entry point, on every use of the
-  registry until it is fixed or uninstalled; it is never skipped silently.
+  A plugin that cannot be loaded, gives no variant or reuses a registered name is left
+  out, and every other variant works as before; it is never skipped silently:
+  `plugin_errors` lists it (a `VariantError` naming the entry point), naming it in `get`
+  raises that error, and an unknown name's error mentions it.
 
 Every error names the input that was wrong: an unknown variant raises
 `UnknownVariantError` listing the known names; an unknown,
@@ -25,15 +26,16 @@ ill-typed or impossible option raises `VariantError` naming it.
 from __future__ import annotations
 
 import difflib
-import json
+import os
 import threading
 import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
+from canasta import _input
 from canasta.errors import UnknownVariantError, VariantError
+from canasta.variants import base, presets
 from canasta.variants.base import OptionSpec, Variant, check_name
 from canasta.variants.classic import ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
@@ -49,6 +51,7 @@ __all__ = [
     "get",
     "load",
     "names",
+    "plugin_errors",
     "register",
     "unregister",
 ]
@@ -58,8 +61,14 @@ ENTRY_POINT_GROUP = "canasta.variants"
 #: The file suffixes `load` reads.
 CONFIG_SUFFIXES = (".toml", ".json")
 
+#: The longest variant name looked up: names are short words, and a "did you mean"
+#: search over a longer text would only waste time and memory.
+MAX_NAME_CHARS = 200
+
 _PRESETS: dict[str, Variant] = {}
 _ALIASES: dict[str, str] = {}
+#: The plugins that could not be loaded: (entry-point name, the error naming it).
+_BROKEN: list[tuple[str, VariantError]] = []
 _plugins_loaded = False
 _plugins_loading = False
 _lock = threading.RLock()
@@ -130,7 +139,7 @@ def _entry_points() -> Iterable[metadata.EntryPoint]:
 
 
 def _load_plugins() -> None:
-    """Load the plugins once, all or none; a broken plugin raises on every use."""
+    """Load the plugins once; a broken plugin is left out and kept in `_BROKEN`."""
     global _plugins_loaded, _plugins_loading
     if _plugins_loaded:
         return
@@ -144,30 +153,32 @@ def _load_plugins() -> None:
             try:
                 found = list(_entry_points())
             except Exception as exc:
-                raise VariantError(
+                found = []
+                error = VariantError(
                     f"cannot list the installed {ENTRY_POINT_GROUP!r} plugins: {exc}"
-                ) from exc
-            entries: list[tuple[Variant, tuple[str, ...]]] = []
-            names: list[str] = []
+                )
+                error.__cause__ = exc
+                _BROKEN.append((ENTRY_POINT_GROUP, error))
             for entry in sorted(found, key=lambda e: e.name):
-                for variant, alias_names in _plugin_variants(entry):
-                    entries.append((variant, alias_names))
-                    names.append(_describe(entry))
-            # Checked one at a time so an error names the entry point; registered together.
-            registered: list[tuple[Variant, tuple[str, ...]]] = []
-            try:
-                for item, source in zip(entries, names, strict=True):
-                    _add([item], source)
-                    registered.append(item)
-            except VariantError:
-                for variant, alias_names in registered:
-                    del _PRESETS[variant.name]
-                    for alias in alias_names:
-                        del _ALIASES[alias]
-                raise
+                # Each entry point all or none; one that fails leaves the others working.
+                try:
+                    _add(_plugin_variants(entry), _describe(entry))
+                except VariantError as exc:
+                    _BROKEN.append((entry.name, exc))
             _plugins_loaded = True
         finally:
             _plugins_loading = False
+
+
+def plugin_errors() -> tuple[VariantError, ...]:
+    """The installed plugins that could not be loaded, one `VariantError` each.
+
+    Each error names the entry point and says what went wrong (the exception the plugin
+    raised is its ``__cause__``). The variants of every other plugin and the built-ins
+    are registered as usual.
+    """
+    _load_plugins()
+    return tuple(error for _, error in _BROKEN)
 
 
 def _describe(entry: metadata.EntryPoint) -> str:
@@ -229,13 +240,23 @@ def _preset(name: str) -> Variant:
     _load_plugins()
     key = _ALIASES.get(name, name) if isinstance(name, str) else name
     variant = _PRESETS.get(key) if isinstance(key, str) else None
-    if variant is None:
-        known = ", ".join(names())
-        candidates = [*_PRESETS, *_ALIASES]
-        close = difflib.get_close_matches(name, candidates, n=1) if isinstance(name, str) else []
+    if variant is not None:
+        return variant
+    for entry_name, error in _BROKEN:
+        if name == entry_name:
+            raise VariantError(f"variant {name!r} cannot be used: {error}") from error
+    known = ", ".join(names())
+    hint = ""
+    if isinstance(name, str) and len(name) <= MAX_NAME_CHARS:
+        close = difflib.get_close_matches(name, [*_PRESETS, *_ALIASES], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise UnknownVariantError(f"unknown variant {name!r}{hint}; known variants: {known}")
-    return variant
+    broken = ""
+    if _BROKEN:
+        listed = ", ".join(repr(entry_name) for entry_name, _ in _BROKEN)
+        broken = f"; plugins that could not be loaded: {listed}"
+    raise UnknownVariantError(
+        f"unknown variant {_input.excerpt(name)}{hint}; known variants: {known}{broken}"
+    )
 
 
 def get(name: str, /, **options: Any) -> Variant:
@@ -245,7 +266,11 @@ def get(name: str, /, **options: Any) -> Variant:
     ``get(name).option_specs()``.
     """
     preset = _preset(name)
-    return preset.with_options(options) if options else preset
+    if not options:
+        return preset
+    for key, value in options.items():
+        _input.check_tree(value, what=f"option {key!r}", error=VariantError)
+    return preset.with_options(options)
 
 
 def from_config(config: Mapping[str, Any]) -> Variant:
@@ -270,61 +295,57 @@ def from_config(config: Mapping[str, Any]) -> Variant:
     return get(name, **options)
 
 
-def load(path: str | Path) -> Variant:
+def load(path: str | os.PathLike[str]) -> Variant:
     """Read a variant config (as for `from_config`) from a ``.toml`` or ``.json`` file.
 
     A TOML file holds top-level keys::
 
         variant = "classic-2p"
         target_score = 3000
+
+    A file that cannot be read, is larger than any config (1 MiB), is malformed or nested
+    too deeply raises `VariantError`.
     """
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in CONFIG_SUFFIXES:
+    if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
+        raise VariantError(f"a variant config path must be a file name, got {path!r}")
+    what = f"variant config {_input.excerpt(os.fspath(path), _input.PATH_CHARS)}"
+    suffix = os.path.splitext(os.fspath(path))[1]
+    if suffix.lower() not in CONFIG_SUFFIXES:
         raise VariantError(
-            f"variant config {str(path)!r}: unknown file type {path.suffix!r}; "
+            f"{what}: unknown file type {_input.excerpt(suffix)}; "
             f"use {' or '.join(CONFIG_SUFFIXES)}"
         )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise VariantError(f"cannot read variant config {str(path)!r}: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise VariantError(f"variant config {str(path)!r} is not UTF-8 text: {exc}") from None
-    try:
-        data = _json(text) if suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, VariantError) as exc:
-        raise VariantError(f"variant config {str(path)!r} is malformed: {exc}") from None
+    text = _input.read_text(
+        path, what="variant config", error=VariantError, limit=_input.MAX_JSON_CHARS
+    )
+    if suffix.lower() == ".json":
+        try:
+            data = _input.loads(text, what="the file", error=VariantError)
+        except VariantError as exc:
+            raise VariantError(f"{what} is malformed: {exc}") from None
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise VariantError(f"{what} is malformed: {exc}") from None
+        except (RecursionError, ValueError):
+            # tomllib recurses into nested arrays and converts integers of any length.
+            raise VariantError(
+                f"{what} is malformed: nested too deeply or a number too long"
+            ) from None
+        _input.check_tree(data, what=what, error=VariantError)
     try:
         return from_config(data)
     except VariantError as exc:
-        raise VariantError(f"variant config {str(path)!r}: {exc}") from None
+        raise VariantError(f"{what}: {exc}") from None
     except UnknownVariantError as exc:
-        raise UnknownVariantError(f"variant config {str(path)!r}: {exc}") from None
-
-
-def _json(text: str) -> Any:
-    """JSON with duplicate keys refused (TOML refuses them by itself)."""
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in items:
-            if key in result:
-                raise VariantError(f"key {key!r} is given twice")
-            result[key] = value
-        return result
-
-    def constant(name: str) -> Any:
-        raise VariantError(f"{name} is not a valid option value")
-
-    return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+        raise UnknownVariantError(f"{what}: {exc}") from None
 
 
 def _builtins() -> None:
-    from canasta.variants import presets
-
     for variant, alias_names in presets.BUILTINS:
         _add([(variant, alias_names)], "built-in")
 
 
 _builtins()
+base.registered = _preset

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import attrs
 
-from canasta.errors import IllegalReason, VariantError
+from canasta._input import MAX_INT, excerpt
+from canasta.cards import THREE, is_wild
+from canasta.errors import IllegalReason, UnknownVariantError, VariantError
 
 if TYPE_CHECKING:
     from canasta.table import ScoreLine, Table
@@ -46,6 +48,15 @@ class LastStockThree(NamedTuple):
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+def _no_registry(name: str) -> Variant:
+    raise UnknownVariantError(f"unknown variant {name!r}: the registry is not loaded")
+
+
+#: The registered variant of a name (raising UnknownVariantError): `canasta.variants`,
+#: which imports this module, installs its lookup here for `Variant.to_config`.
+registered: Callable[[str], Variant] = _no_registry
 
 
 @attrs.frozen
@@ -88,10 +99,14 @@ def _check_int(low: int, high: int | None = None) -> _Validator:
     def check(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         # type() and not isinstance(): a bool is an int in Python, but not a valid count.
         if type(value) is not int:
-            raise VariantError(f"option {attribute.name!r} must be an integer, got {value!r}")
-        if value < low or (high is not None and value > high):
-            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-            raise VariantError(f"option {attribute.name!r} must be {bound}, got {value!r}")
+            raise VariantError(
+                f"option {attribute.name!r} must be an integer, got {excerpt(value)}"
+            )
+        # No bound is unbounded: numbers past MAX_INT could not be written back in a config.
+        top = MAX_INT if high is None else high
+        if value < low or value > top:
+            bound = f"from {low} to {top}"
+            raise VariantError(f"option {attribute.name!r} must be {bound}, got {excerpt(value)}")
 
     return check
 
@@ -149,7 +164,7 @@ def _check_ints(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if (
         not isinstance(value, tuple)
         or not value
-        or not all(type(x) is int and x >= 0 for x in value)
+        or not all(type(x) is int and 0 <= x <= MAX_INT for x in value)
     ):
         raise VariantError(
             f"option {attribute.name!r} must be a non-empty list of integers at least 0, "
@@ -322,7 +337,7 @@ class Variant:
     def blocks_pile(self, code: int) -> bool:
         """Spec §2.7 `blocked` and T1: only a natural card on top can be taken (a wild or a
         black three blocks; so does a red three left as the upcard, spec §3.7)."""
-        return code == 52 or code >> 2 in (1, 2)
+        return is_wild(code) or code >> 2 == THREE
 
     def initial_minimum(self, score: int) -> int:
         """The initial-meld minimum for a side's cumulative score (spec §2.8, §3.5.4)."""
@@ -465,11 +480,8 @@ class Variant:
         that name (``full=True``: every option). Tuples are written as lists.
         ``canasta.variants.from_config(v.to_config()) == v``.
         """
-        from canasta.errors import UnknownVariantError
-        from canasta.variants import _preset
-
         try:
-            preset = _preset(self.name)
+            preset = registered(self.name)
         except UnknownVariantError:
             raise VariantError(
                 f"variant {self.name!r} is not registered, so a config cannot name it; "

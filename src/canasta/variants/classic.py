@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import attrs
 
-from canasta.cards import JOKER, THREE, TWO, card_value
+from canasta.cards import RED_THREES, THREE, card_value, is_wild
 from canasta.errors import IllegalReason, VariantError
-from canasta.table import WILD_RANK, Meld, ScoreLine, Table, score_lines
+from canasta.table import CANASTA_SIZE, WILD_RANK, Meld, ScoreLine, Table, score_lines
 from canasta.variants.base import (
     LastStockThree,
     Variant,
@@ -86,12 +86,12 @@ class ClassicVariant(Variant):
                 f"in {self.sides} sides"
             )
 
-    laid_out_threes = frozenset({9, 10})  # 3H, 3D: spec §2.6
+    laid_out_threes = RED_THREES  # spec §2.6
 
     def upcard_covered(self, code: int) -> bool:
         if self.upcard_skip == "none":
             return False
-        if code == JOKER or code >> 2 == TWO:
+        if is_wild(code):
             return True
         if code >> 2 == THREE:
             return self.upcard_skip == "wild_any3" or code in self.laid_out_threes
@@ -99,7 +99,7 @@ class ClassicVariant(Variant):
 
     def freezes_pile(self, code: int) -> bool:
         # Spec §2.7: a wild freezes the pile; so does an upcard red three (D5).
-        if code == JOKER or code >> 2 == TWO:
+        if is_wild(code):
             return True
         return code in self.laid_out_threes and self.upcard_red_three_freezes
 
@@ -162,7 +162,7 @@ class ClassicVariant(Variant):
         if (ratio == "n_ge_w" and w > n) or (ratio == "n_gt_w" and w >= n):
             return IllegalReason.TOO_MANY_WILDS
         # D29: a natural canasta may be locked against wilds.
-        if self.natural_canasta_locked and add_wilds and wilds == 0 and naturals >= 7:
+        if self.natural_canasta_locked and add_wilds and wilds == 0 and naturals >= CANASTA_SIZE:
             return IllegalReason.CANASTA_LOCKED
         return None
 
@@ -177,7 +177,7 @@ class ClassicVariant(Variant):
 
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
         # D1: an all-wild canasta, laid as >= 7 wilds in one action; more may follow.
-        if not self.classic_wild_canasta or (before == 0 and added < 7):
+        if not self.classic_wild_canasta or (before == 0 and added < CANASTA_SIZE):
             return IllegalReason.INVALID_MELD
         return None
 

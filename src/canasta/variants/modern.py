@@ -10,7 +10,16 @@ from typing import Any, ClassVar
 
 import attrs
 
-from canasta.cards import ACE, JOKER_RANK, RED_THREES, SEVEN, THREE, TWO, card_value
+from canasta.cards import (
+    ACE,
+    BLACK_THREES,
+    JOKER_RANK,
+    RED_THREES,
+    SEVEN,
+    THREE,
+    TWO,
+    card_value,
+)
 from canasta.errors import IllegalReason, VariantError
 from canasta.table import CANASTA_SIZE, WILD_RANK, Meld, ScoreLine, Table, score_lines
 from canasta.variants.base import (
@@ -60,10 +69,10 @@ class ModernAmericanVariant(Variant):
     held_aces_sevens_penalty: int = int_field(1500)
 
     family: ClassVar[str] = "modern"
-    laid_out_threes: ClassVar[frozenset[int]] = frozenset({8, 9, 10, 11})  # every three
+    laid_out_threes: ClassVar[frozenset[int]] = RED_THREES | BLACK_THREES  # every three
     starts_with_upcard: ClassVar[bool] = False
     merges_same_rank: ClassVar[bool] = False
-    max_meld_size: ClassVar[int] = 7
+    max_meld_size: ClassVar[int] = CANASTA_SIZE  # spec §3.5.3: a meld stops at seven
     closes_ranks: ClassVar[bool] = True
     pile_always_frozen: ClassVar[bool] = True
     pickup_layoff_allowed: ClassVar[bool] = False

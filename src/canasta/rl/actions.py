@@ -1,0 +1,319 @@
+"""A fixed action space: every legal move of a variant as one integer index.
+
+Legal moves are suit-free, so a move reduces to its kind, its rank and how many naturals,
+twos and jokers it holds. `ActionSpace` lays these tuples out one after the other in
+blocks (see `ActionSpace.layout`); the ranges come from the variant's decks, its wild
+card limit and its meld sizes, so every legal move of the variant has exactly one index.
+The documentation page "Reinforcement learning" lists the blocks.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator
+
+import attrs
+
+from canasta.cards import Card
+from canasta.errors import CanastaError, IllegalMoveError, IllegalReason
+from canasta.moves import (
+    Answer,
+    Ask,
+    Discard,
+    Draw,
+    End,
+    LayOff,
+    MeldCards,
+    Move,
+    Take,
+    parse_move,
+)
+from canasta.state import GameState
+from canasta.variants.base import Variant
+
+__all__ = ["LAYOUT_VERSION", "ActionSpace", "Block", "RLError"]
+
+#: Changes whenever an index may come to mean another move (a new block, another order).
+LAYOUT_VERSION = 1
+
+#: The natural ranks of a meld, in notation order.
+MELD_RANKS = "A456789TJQK"
+#: Discards by rank: A, 2, 3 (black threes, where they stay in hand), 4 .. K, joker.
+_DISCARD_RANKS = "A23456789TJQK*"
+#: In action names, the pile top's rank (a take melds it, whatever it is).
+TOP = "x"
+_SIMPLE: tuple[tuple[str, Move], ...] = (
+    ("draw", Draw()),
+    ("end", End()),
+    ("ask", Ask()),
+    ("yes", Answer(True)),
+    ("no", Answer(False)),
+)
+_BLACK_THREES = (Card("3", "S"), Card("3", "C"))
+
+# The key of an index: (kind, rank, naturals, twos, jokers); rank "" for take and the
+# moves without cards, "*" for the wild meld, "3" for the black threes.
+_Key = tuple[str, str, int, int, int]
+
+
+class RLError(CanastaError, ValueError):
+    """A value the learning layer cannot take: an action index outside the action space,
+    a move that no index stands for, an observation or buffer that does not fit an
+    encoder, or an environment option that is not known."""
+
+
+@attrs.frozen
+class Block:
+    """A named run of consecutive indices, in an action space or an observation tensor.
+
+    Attributes:
+        name: in an action space, the kind of move and its rank: ``"draw"``, ``"take"``,
+            ``"meld:K"``, ``"meld:3"`` (black threes), ``"meld:*"`` (wild cards only),
+            ``"add:K"``, ``"add:*"``, ``"discard"``, ...; in a tensor, the section
+            (``"hand"``, ``"melds"``, ...).
+        offset: the first index.
+        length: the number of indices.
+    """
+
+    name: str
+    offset: int
+    length: int
+
+
+def _wild_pairs(variant: Variant) -> list[tuple[int, int]]:
+    """(twos, jokers) a natural meld may get in one move: at most the wild card limit."""
+    limit = variant.max_wilds_per_meld
+    twos, jokers = 4 * variant.decks, 2 * variant.decks
+    return [
+        (t, j)
+        for t in range(min(limit, twos) + 1)
+        for j in range(min(limit, jokers) + 1)
+        if t + j <= limit
+    ]
+
+
+def _keys(variant: Variant) -> Iterator[tuple[str, _Key]]:
+    """Every (block name, key) of the layout, in index order."""
+    decks = variant.decks
+    naturals = 4 * decks  # cards of one natural rank
+    cards = 54 * decks
+    # A meld grows past its size limit only where the variant allows it when going out.
+    cap = cards if variant.oversize_when_going_out else variant.max_meld_size
+    wild = _wild_pairs(variant)
+    for name, _ in _SIMPLE:
+        yield name, (name, "", 0, 0, 0)
+    # A take melds the top card with naturals of its rank and wilds from hand.
+    for n in range(naturals):
+        for t, j in wild:
+            if n + t + j + 1 <= cap:
+                yield "take", ("take", "", n, t, j)
+    for rank in MELD_RANKS:
+        for n in range(1, naturals + 1):
+            for t, j in wild:
+                if n + t + j <= cap:
+                    yield f"meld:{rank}", ("meld", rank, n, t, j)
+    if not any(c.code in variant.laid_out_threes for c in _BLACK_THREES):
+        for n in range(1, 2 * decks + 1):
+            for t, j in wild:
+                if variant.black_three_meld_reason(n, t + j) is None:
+                    yield "meld:3", ("meld", "3", n, t, j)
+    all_wild = [
+        (t, j)
+        for t in range(4 * decks + 1)
+        for j in range(2 * decks + 1)
+        if 0 < t + j <= min(cap, 6 * decks)
+    ]
+    if variant.has_wild_melds:
+        for t, j in all_wild:
+            if variant.wild_meld_reason(0, t + j) is None:
+                yield "meld:*", ("meld", "*", 0, t, j)
+    # A lay-off joins a meld that holds at least one card of its rank already.
+    for rank in MELD_RANKS:
+        for n in range(naturals):
+            for t, j in wild:
+                if 0 < n + t + j <= cap - 1:
+                    yield f"add:{rank}", ("add", rank, n, t, j)
+    if variant.has_wild_melds:
+        for t, j in all_wild:
+            room = 6 * decks - t - j
+            if any(variant.wild_meld_reason(b, t + j) is None for b in range(1, room + 1)):
+                yield "add:*", ("add", "*", 0, t, j)
+    for rank in _DISCARD_RANKS:
+        if rank != "3" or not any(c.code in variant.laid_out_threes for c in _BLACK_THREES):
+            yield "discard", ("discard", rank, 0, 0, 0)
+
+
+def _key_name(key: _Key) -> str:
+    kind, rank, n, t, j = key
+    if kind == "discard":
+        return f"discard:{rank}"
+    wilds = "2" * t + "*" * j
+    if kind == "take":
+        return f"take:{TOP * n}{wilds}" if n + t + j else "take"
+    if kind == "meld":
+        return f"meld:{'' if rank == '*' else rank * n}{wilds}"
+    if kind == "add":
+        return f"add:{rank}+{'' if rank == '*' else rank * n}{wilds}"
+    return kind
+
+
+def _move_key(move: Move) -> _Key | None:
+    """The key of ``move``, or None when no index can stand for it."""
+    if isinstance(move, Discard):
+        return ("discard", move.card.rank, 0, 0, 0)
+    if isinstance(move, Answer):
+        return ("yes" if move.yes else "no", "", 0, 0, 0)
+    if not isinstance(move, Take | MeldCards | LayOff):
+        return (move.kind, "", 0, 0, 0)
+    ranks = {c.rank for c in move.cards if not c.is_wild}
+    if len(ranks) > 1:
+        return None
+    n = sum(1 for c in move.cards if not c.is_wild)
+    t = sum(1 for c in move.cards if c.rank == "2")
+    j = len(move.cards) - n - t
+    rank = ranks.pop() if ranks else ""
+    if isinstance(move, Take):
+        return ("take", "", n, t, j)
+    if isinstance(move, MeldCards):
+        return ("meld", rank or "*", n, t, j)
+    if rank and rank != move.target:
+        return None
+    return ("add", move.target, n, t, j)
+
+
+class ActionSpace:
+    """The actions of ``variant``: indices ``0 .. size - 1``, one for each kind of play.
+
+    ``encode`` gives a move's index and ``decode`` the legal move an index stands for in a
+    state. A take's index leaves out the rank (it is the pile top's); every other index
+    names its rank. Suits are ignored: legal moves have none.
+
+    Args:
+        variant: the rules; every legal move of every deal of it has an index.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        keys: list[_Key] = []
+        blocks: list[Block] = []
+        for block, key in _keys(variant):
+            if blocks and blocks[-1].name == block:
+                last = blocks[-1]
+                blocks[-1] = attrs.evolve(last, length=last.length + 1)
+            else:
+                blocks.append(Block(block, len(keys), 1))
+            keys.append(key)
+        self._keys = tuple(keys)
+        self._index = {key: i for i, key in enumerate(keys)}
+        self._names = tuple(_key_name(k) for k in keys)
+        self._blocks = tuple(blocks)
+        # encode() of the moves legal_moves() gives: they repeat from state to state.
+        self._cache: dict[Move, int] = {}
+        self._last: tuple[GameState, dict[int, Move]] | None = None
+
+    @property
+    def size(self) -> int:
+        """The number of actions."""
+        return len(self._keys)
+
+    @property
+    def layout(self) -> tuple[Block, ...]:
+        """The blocks of indices, in order; their lengths add up to `size`."""
+        return self._blocks
+
+    def name(self, index: int) -> str:
+        """The action as move text; in a take, ``x`` stands for the pile top's rank.
+
+        Raises:
+            RLError: ``index`` is not from 0 to ``size - 1``.
+        """
+        return self._names[self._check_index(index)]
+
+    def encode(self, move: Move | str) -> int:
+        """The index of ``move`` (a `Move` or its text; suits are ignored).
+
+        Raises:
+            NotationError: the text is not a move.
+            RLError: no index stands for the move (it is never legal in the variant,
+                e.g. cards of two ranks in one meld).
+        """
+        parsed = parse_move(move)
+        index = self._cache.get(parsed)
+        if index is not None:
+            return index
+        key = _move_key(parsed)
+        found = None if key is None else self._index.get(key)
+        if found is None:
+            raise RLError(
+                f"no action of variant {self.variant.name!r} stands for move {str(parsed)!r}"
+            )
+        if len(self._cache) < 8 * len(self._keys):
+            self._cache[parsed] = found
+        return found
+
+    def legal(self, state: GameState) -> dict[int, Move]:
+        """The legal moves of ``state`` by index, in increasing index order."""
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1]
+        self._check_state(state)
+        pairs = sorted((self.encode(m), m) for m in state.legal_moves())
+        legal = dict(pairs)
+        self._last = (state, legal)
+        return legal
+
+    def mask(self, state: GameState) -> bytearray:
+        """One byte per action: 1 where the action is legal in ``state``, else 0."""
+        mask = bytearray(len(self._keys))
+        for index in self.legal(state):
+            mask[index] = 1
+        return mask
+
+    def decode(self, state: GameState, index: int) -> Move:
+        """The legal move of ``state`` that ``index`` stands for.
+
+        Raises:
+            RLError: ``index`` is not from 0 to ``size - 1``.
+            IllegalMoveError: the action is not legal in ``state``; its ``reason`` says
+                why, as `GameState.check` would.
+        """
+        index = self._check_index(index)
+        move = self.legal(state).get(index)
+        if move is not None:
+            return move
+        name = self._names[index]
+        top = state.pile_top
+        if TOP in name:
+            if top is None:
+                raise IllegalMoveError(name, state.check("take") or IllegalReason.PILE_EMPTY)
+            name = name.replace(TOP, top.rank)
+        candidate = parse_move(name)
+        reason = state.check(candidate)
+        if reason is None:
+            return candidate
+        raise IllegalMoveError(candidate, reason)
+
+    def _check_index(self, index: int) -> int:
+        # operator.index takes Python and NumPy integers, and refuses floats and text.
+        try:
+            if isinstance(index, bool):
+                raise TypeError
+            index = operator.index(index)
+        except TypeError:
+            raise RLError(f"an action index must be an integer, got {index!r}") from None
+        if not 0 <= index < len(self._keys):
+            raise RLError(
+                f"action {index} is outside the action space of variant "
+                f"{self.variant.name!r} (0 to {len(self._keys) - 1})"
+            )
+        return index
+
+    def _check_state(self, state: GameState) -> None:
+        if state.variant != self.variant:
+            raise RLError(
+                f"the state is a deal of variant {state.variant.name!r}, but this action "
+                f"space is for {self.variant.name!r}"
+            )
+
+    def __repr__(self) -> str:
+        return f"<ActionSpace {self.variant.name} size={self.size} v{LAYOUT_VERSION}>"

@@ -1,0 +1,71 @@
+"""The look-ahead's quick tests agree with the full search they stand in for.
+
+`out_impossible` may only say "impossible" where the search finds no way out, and
+`opening_in_hand` may only say "reachable" where the search finds an opening; otherwise a
+shortcut would change which moves are legal. Checked on positions of random play of every
+built-in variant, and on large random hands.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import canasta
+from canasta._rules import lookahead
+from canasta._rules.facts import (
+    concealed_possible,
+    context,
+    opening_in_hand,
+    out_impossible,
+    query,
+)
+from canasta.table import PLAY, Table
+
+
+def _positions(variant: str, seeds: range) -> list[Table]:
+    tables = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = canasta.new_game(variant, seed=seed)
+        while not state.is_over:
+            if state.phase == PLAY:
+                tables.append(state._table)
+            state = state.apply(rng.choice(state.legal_moves()))
+    return tables
+
+
+def _big_hands(variant: str, count: int) -> list[Table]:
+    rng = random.Random(5)
+    deck = canasta.new_game(variant, seed=0).to_dict()
+    cards = [c for part in (*deck["hands"], deck["pile"], deck["stock"]) for c in part.split()]
+    laid = set(canasta.variants.get(variant).laid_out_threes)
+    cards = [c for c in cards if canasta.Card.parse(c).code not in laid]
+    players = canasta.variants.get(variant).players
+    tables = []
+    for _ in range(count):
+        rng.shuffle(cards)
+        size = rng.randint(12, 50)
+        hands = [" ".join(cards[:size])] + [cards[size + i] for i in range(players - 1)]
+        position = {"variant": variant, "phase": "play", "hands": hands, "pile": cards[-1]}
+        tables.append(canasta.GameState.from_dict(position)._table)
+    return tables
+
+
+@pytest.mark.parametrize("variant", canasta.variants.names())
+def test_quick_tests_never_contradict_the_search(variant: str) -> None:
+    tables = _positions(variant, range(3)) + _big_hands(variant, 40)
+    assert tables
+    for table in tables:
+        ctx = context(table)
+        side, turn = ctx.side, table.turn
+        concealed = concealed_possible(table, ctx.seat, turn)
+        out = query(table, lookahead.OUT, ctx.counts, ctx.melds, turn, ctx.opened, concealed)
+        if out_impossible(table, ctx.counts, ctx.melds):
+            assert not lookahead.feasible(table.variant, out), table.hands[ctx.seat]
+        if not ctx.opened and opening_in_hand(
+            table, side, ctx.counts, ctx.melds, turn, ctx.hand_len
+        ):
+            opening = query(table, lookahead.OPEN, ctx.counts, ctx.melds, turn, False, concealed)
+            assert lookahead.feasible(table.variant, opening), table.hands[ctx.seat]

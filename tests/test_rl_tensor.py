@@ -1,0 +1,184 @@
+"""Observation tensors (`canasta.rl.ObservationEncoder`): the layout, what the sections
+hold, and that nothing hidden leaks in."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections import Counter
+
+import numpy
+import pytest
+
+import canasta
+from canasta.rl import ObservationEncoder, RLError
+
+NAMES = canasta.variants.names()
+
+
+def _deal(name: str, seed: int, plies: int) -> canasta.GameState:
+    rng = random.Random(seed)
+    state = canasta.new_game(name, seed=seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def _by_rank(cards: tuple[canasta.Card, ...]) -> Counter[int]:
+    return Counter(card.rank_index for card in cards)
+
+
+def _decoded(section: numpy.ndarray, decks: int) -> Counter[int]:
+    """Rank counts back from a section scaled by the copies in the decks."""
+    copies = [2 * decks if rank == 13 else 4 * decks for rank in range(14)]
+    return Counter({r: round(float(x) * copies[r]) for r, x in enumerate(section) if x})
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_layout_covers_the_vector(name: str) -> None:
+    encoder = ObservationEncoder(canasta.variants.get(name))
+    offset = 0
+    for block in encoder.layout:
+        assert block.offset == offset and block.length > 0
+        offset += block.length
+    assert offset == encoder.size
+    vector = encoder.encode(canasta.new_game(name, seed=1).observe(0))
+    assert vector.shape == (encoder.size,) and vector.dtype == numpy.float32
+    low, high = (numpy.array(b, dtype=numpy.float32) for b in encoder.bounds)
+    assert low.shape == high.shape == vector.shape and (low <= high).all()
+    state = _deal(name, seed=4, plies=1000)
+    assert state.is_over
+    for seat in range(state.variant.players):
+        vector = encoder.encode(state.observe(seat))
+        assert (low <= vector).all() and (vector <= high).all()
+
+
+@pytest.mark.parametrize("name", ["classic", "classic-3p", "modern-american", "classic-6p"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_sections_hold_the_observation_relative_to_the_seat(name: str, seat: int) -> None:
+    state = _deal(name, seed=11, plies=120)
+    variant = state.variant
+    players = variant.players
+    encoder = ObservationEncoder(variant)
+    obs = state.observe(seat)
+    vector = encoder.encode(obs)
+    assert _decoded(encoder.section(vector, "hand"), variant.decks) == _by_rank(obs.hand)
+    sizes = encoder.section(vector, "hand_sizes") * variant.hand_size
+    assert [round(float(x)) for x in sizes] == [
+        obs.hand_sizes[(seat + rel) % players] for rel in range(players)
+    ]
+    discards = encoder.section(vector, "discards").reshape(players, 14)
+    for rel in range(players):
+        other = (seat + rel) % players
+        shown = Counter(
+            e.cards[0].rank_index
+            for e in obs.history
+            if e.seat == other and e.move.kind == "discard"
+        )
+        assert _decoded(discards[rel], variant.decks) == shown
+    to_move = encoder.section(vector, "to_move")
+    if obs.to_move is None:
+        assert not to_move.any()
+    else:
+        assert int(numpy.argmax(to_move)) == (obs.to_move - seat) % players
+    phase = encoder.section(vector, "phase")
+    assert ["draw", "play", "answer", "over"][int(numpy.argmax(phase))] == obs.phase
+    melds = encoder.section(vector, "melds").reshape(variant.sides, 12, 5)
+    for rel in range(variant.sides):
+        melds_of_side = obs.melds[(obs.side + rel) % variant.sides]
+        naturals = sum(m.naturals for m in melds_of_side if not m.is_wild_meld)
+        assert round(float(melds[rel, :, 0].sum()) * 4 * variant.decks) == naturals
+        canastas = sum(1 for m in melds_of_side if m.is_canasta and not m.is_wild_meld)
+        assert round(float(melds[rel, :, 3:].sum())) == canastas
+
+
+def test_cards_known_in_other_hands_are_counted() -> None:
+    # Play until some seat holds cards taken from the pile, then look from another seat.
+    rng = random.Random(8)
+    state = canasta.new_game("classic", seed=8)
+    while not any(state.observe(0).known[1:]):
+        state = state.apply(rng.choice(state.legal_moves()))
+    encoder = ObservationEncoder(state.variant)
+    obs = state.observe(0)
+    known = encoder.section(encoder.encode(obs), "known").reshape(3, 14)
+    for rel in (1, 2, 3):
+        assert _decoded(known[rel - 1], 2) == _by_rank(obs.known[rel])
+    assert known.any()
+
+
+def test_the_discards_of_every_seat_are_counted() -> None:
+    state = _deal("classic", seed=5, plies=80)
+    encoder = ObservationEncoder(state.variant)
+    discards = encoder.section(encoder.encode(state.observe(2)), "discards")
+    played = sum(1 for e in state.history() if e.move.kind == "discard")
+    assert played > 4
+    copies = [4] * 13 + [2]
+    assert round(sum(float(x) * 2 * copies[i % 14] for i, x in enumerate(discards))) == played
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hidden_cards_do_not_change_the_vector(name: str) -> None:
+    # The same observation (memory included), hidden cards dealt anew.
+    state = _deal(name, seed=3, plies=40)
+    encoder = ObservationEncoder(state.variant)
+    rng = random.Random(0)
+    for seat in range(state.variant.players):
+        obs = state.observe(seat)
+        other = canasta.sample_state(obs, rng)
+        assert other != state  # other hands or the stock differ
+        assert encoder.encode(other.observe(seat)).tolist() == encoder.encode(obs).tolist()
+
+
+@pytest.mark.parametrize("name", ["classic", "modern-american", "classic-6p"])
+def test_hidden_cards_do_not_change_the_vector_with_history(name: str) -> None:
+    # Two deals that differ in the order of the stock's last cards, played alike: every
+    # seat's memory (discards, known cards) is the same, and so is every vector.
+    data = canasta.new_game(name, seed=9).to_dict()
+    stock = data["stock"].split()
+    swap = next(i for i in range(len(stock) - 2, 0, -1) if stock[i] != stock[-1])
+    stock[swap], stock[-1] = stock[-1], stock[swap]
+    first = canasta.GameState.from_dict(data)
+    second = canasta.GameState.from_dict({**data, "stock": " ".join(stock)})
+    assert first != second
+    encoder = ObservationEncoder(first.variant)
+    rng = random.Random(9)
+    compared = 0
+    while not first.is_over and first.observe(0).stock_size > 12:
+        for seat in range(first.variant.players):
+            one, two = first.observe(seat), second.observe(seat)
+            assert encoder.encode(one).tolist() == encoder.encode(two).tolist()
+            compared += 1
+        move = rng.choice(first.legal_moves())
+        first, second = first.apply(move), second.apply(move)
+    assert compared > 100
+    assert any(e.move.kind == "discard" for e in first.history())
+
+
+def test_lists_without_numpy_and_buffers() -> None:
+    state = _deal("classic", seed=2, plies=30)
+    obs = state.observe(1)
+    arrays = ObservationEncoder(state.variant)
+    lists = ObservationEncoder(state.variant, numpy=False)
+    as_list = lists.encode(obs)
+    assert type(as_list) is list and all(type(x) is float for x in as_list)
+    assert numpy.allclose(as_list, arrays.encode(obs))
+    buffer = numpy.full(arrays.size, 7.0, dtype=numpy.float32)
+    assert arrays.encode(obs, out=buffer) is buffer
+    assert numpy.allclose(buffer, as_list)
+    plain = [0.0] * lists.size
+    assert lists.encode(obs, out=plain) is plain and plain == as_list
+    with pytest.raises(RLError, match="holds 3 values"):
+        arrays.encode(obs, out=[0.0, 0.0, 0.0])
+    with pytest.raises(RLError, match="modern-american"):
+        arrays.encode(canasta.new_game("modern-american", seed=1).observe(0))
+    with pytest.raises(RLError, match="no section"):
+        arrays.section(buffer, "nothing")
+
+
+def test_the_core_import_does_not_load_numpy() -> None:
+    code = "import sys, canasta.rl; print('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -1,0 +1,53 @@
+"""A deterministic slice of the soak test (``make soak`` runs it for minutes).
+
+One deal of every registered variant with the soak's invariants checked after every move
+(``tools/soak.py``), and checks that the soak does catch a broken invariant.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import canasta
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import soak  # tools/ is not a package: found through the path above
+
+
+def test_one_deal_of_every_variant() -> None:
+    names = canasta.variants.names()
+    tally = soak.soak(names, seed=11, deals=1)
+    assert tally.failures == []
+    assert tally.deals == len(names) and tally.records == len(names)
+    assert tally.moves > 50 * len(names)
+    assert tally.unlisted_rejected > tally.moves  # several candidates per state
+    assert tally.round_trips == tally.moves + tally.deals
+    assert tally.observations >= 2 * tally.round_trips
+
+
+def test_the_soak_notices_a_missing_card() -> None:
+    state = canasta.new_game("classic-2p", seed=1)
+    deck = soak.deck_of(state.variant)
+    soak.check_state(state, deck, soak.Tally(), random.Random(0))
+    with pytest.raises(soak.SoakFailure, match="the variant's cards"):
+        soak.check_state(state, deck - Counter(["AS"]), soak.Tally(), random.Random(0))
+
+
+def test_a_failure_names_the_deal_and_its_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fails_at_ply_three(state: canasta.GameState, *args: object) -> None:
+        if len(state.history()) == 3:
+            raise soak.SoakFailure("invented failure")
+
+    monkeypatch.setattr(soak, "check_outcome", lambda state: None)
+    monkeypatch.setattr(soak, "check_state", fails_at_ply_three)
+    tally = soak.soak(["classic"], seed=5, deals=1, report=lambda line: None)
+    (failure,) = tally.failures
+    assert failure.startswith("classic seed 5: invented failure")
+    replay = failure.split("replay: ")[1]
+    state = eval(replay, {"canasta": canasta})
+    assert len(state.history()) == 3

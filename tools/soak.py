@@ -1,0 +1,216 @@
+"""Soak test (``make soak``): random play of every registered variant, invariants checked
+after every move, through the public API only.
+
+Each deal is dealt from a seed and played with uniformly random legal moves. After every
+move it checks:
+
+- **card conservation**: the cards of the position format (``to_dict()``: hands, pile,
+  stock, melds, threes, and pile cards waiting to join a hand) are exactly the variant's
+  decks;
+- **no mutation**: the state a move was applied to, legal or not, is unchanged;
+- **generator and checker agree**: every listed move passes ``check()``; a sample of other
+  candidate moves (``canasta.testing.candidate_moves``) written without suits is refused by
+  ``check()`` and by ``apply()`` with the same reason;
+- **round trips**: ``from_dict(to_dict(s)) == s`` and ``from_json(to_json(s)) == s``;
+- **hidden cards**: for each seat, a state with the hidden cards dealt again at random
+  (``sample_state``) gives that seat the same observation;
+- **the deal ends** within a bound of plies, its outcome's breakdown adds up to its scores,
+  and its record (``records.dumps``) reads back to the same final state.
+
+Usage: ``python tools/soak.py [--seconds S] [--deals N] [--seed S] [--variants a,b]``.
+A failure prints the variant, the seed and the moves (a replay line) and the run exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import attrs
+
+import canasta
+from canasta import GameState, IllegalMoveError, records, sample_state
+from canasta.testing import candidate_moves
+
+#: A deal longer than this many plies counts as one that never ends.
+MAX_PLIES = 5000
+#: Candidate moves checked per state (a random sample of ``candidate_moves``).
+CANDIDATES = 12
+
+
+class SoakFailure(AssertionError):
+    """An invariant failed; the message holds the replay line."""
+
+
+@attrs.define
+class Tally:
+    """What a soak run tried."""
+
+    deals: int = 0
+    moves: int = 0
+    unlisted_rejected: int = 0
+    round_trips: int = 0
+    observations: int = 0
+    records: int = 0
+    failures: list[str] = attrs.Factory(list)
+
+    def line(self) -> str:
+        return (
+            f"{self.deals} deals, {self.moves} moves, {self.unlisted_rejected} unlisted moves "
+            f"rejected, {self.round_trips} position round trips, {self.observations} "
+            f"observations compared, {self.records} records read back, "
+            f"{len(self.failures)} failures"
+        )
+
+
+def deck_of(variant: canasta.Variant) -> Counter[str]:
+    """Every card of the variant's decks, by card text."""
+    one = [f"{rank}{suit}" for rank in "A23456789TJQK" for suit in "SHDC"] + ["*", "*"]
+    return Counter(one * variant.decks)
+
+
+def cards_on_table(state: GameState) -> Counter[str]:
+    """Every card the position format shows, by card text."""
+    data = state.to_dict()
+    texts = [*data["hands"], data["pile"], data["stock"], *data["threes"]]
+    texts += [meld for side in data["melds"] for meld in side]
+    texts.append(data.get("turn", {}).get("waiting", ""))
+    found: Counter[str] = Counter()
+    for text in texts:
+        # The format allows a card string or a list of card texts.
+        cards = canasta.parse_cards(text if isinstance(text, str) else " ".join(text))
+        found.update(str(card) for card in cards)
+    return found
+
+
+def _check(condition: bool, what: str) -> None:
+    if not condition:
+        raise SoakFailure(what)
+
+
+def check_state(state: GameState, deck: Counter[str], tally: Tally, rng: random.Random) -> None:
+    """The invariants of one state (see the module docstring)."""
+    _check(cards_on_table(state) == deck, "the table does not hold the variant's cards")
+    _check(GameState.from_dict(state.to_dict()) == state, "from_dict(to_dict(s)) != s")
+    _check(GameState.from_json(state.to_json()) == state, "from_json(to_json(s)) != s")
+    tally.round_trips += 1
+    for seat in range(state.variant.players):
+        observation = state.observe(seat)
+        _check(
+            sample_state(observation, rng).observe(seat) == observation,
+            f"seat {seat}'s observation depends on cards it cannot see",
+        )
+        tally.observations += 1
+    legal = state.legal_moves()
+    listed = {str(move) for move in legal}
+    _check(len(listed) == len(legal), "legal_moves() lists a play twice")
+    _check(state.is_over == (not legal), "no legal move in a deal that is not over")
+    for move in legal:
+        _check(state.check(move) is None, f"listed move {move} fails check()")
+    unlisted = [text for text in candidate_moves(state, rng) if text not in listed]
+    for text in rng.sample(unlisted, min(CANDIDATES, len(unlisted))):
+        move = canasta.parse_move(text)
+        if any(card.suit is not None for card in getattr(move, "cards", ())):
+            continue  # an exact card may be legal while only its suit-free form is listed
+        if isinstance(move, canasta.Discard) and move.card.suit is not None:
+            continue
+        reason = state.check(move)
+        _check(reason is not None, f"unlisted move {text} passes check()")
+        before = state.to_json()
+        try:
+            state.apply(move)
+        except IllegalMoveError as error:
+            _check(error.reason is reason, f"apply({text}) gives another reason than check()")
+        else:
+            raise SoakFailure(f"unlisted move {text} applies")
+        _check(state.to_json() == before, f"the refused move {text} changed the state")
+        tally.unlisted_rejected += 1
+
+
+def check_outcome(state: GameState) -> None:
+    outcome = state.outcome()
+    _check(outcome is not None, "a finished deal has no outcome")
+    assert outcome is not None
+    for side, score in enumerate(outcome.scores):
+        lines = outcome.breakdown[side]
+        _check(sum(points for _, points in lines) == score, f"side {side}'s breakdown")
+
+
+def soak_deal(variant: str, seed: int, tally: Tally) -> None:
+    """Play one deal of ``variant`` from ``seed``, checking every state; raise SoakFailure."""
+    rng = random.Random(seed)
+    start = canasta.new_game(variant, seed=seed)
+    deck = deck_of(start.variant)
+    state = start
+    played: list[str] = []
+    try:
+        check_state(state, deck, tally, rng)
+        while not state.is_over:
+            _check(len(played) < MAX_PLIES, f"the deal does not end within {MAX_PLIES} plies")
+            move = rng.choice(state.legal_moves())
+            before = state.to_json()
+            after = state.apply(move)
+            played.append(str(move))
+            _check(state.to_json() == before, f"apply({move}) changed the state it was given")
+            state = after
+            tally.moves += 1
+            check_state(state, deck, tally, rng)
+        check_outcome(state)
+        _check(records.loads(records.dumps(state, seed=seed)) == state, "the record differs")
+        tally.records += 1
+    except Exception as failure:
+        # A failed check, or an exception from the library (itself a finding).
+        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
+        raise SoakFailure(
+            f"{variant} seed {seed}: {what}\n  replay: "
+            f"canasta.new_game({variant!r}, seed={seed}).play({' '.join(played)!r})"
+        ) from failure
+    tally.deals += 1
+
+
+def soak(
+    names: Sequence[str],
+    *,
+    seed: int = 0,
+    deals: int | None = None,
+    seconds: float | None = None,
+    report: Callable[[str], None] = print,
+) -> Tally:
+    """Deal after deal of each variant in turn, until ``deals`` per variant are played or
+    ``seconds`` of CPU time are spent; failures are collected in the tally."""
+    tally = Tally()
+    started = time.process_time()
+    for round_ in range(deals if deals is not None else sys.maxsize):
+        for name in names:
+            if seconds is not None and time.process_time() - started >= seconds:
+                return tally
+            try:
+                soak_deal(name, seed + round_, tally)
+            except SoakFailure as failure:
+                tally.failures.append(str(failure))
+                report(f"FAIL {failure}")
+    return tally
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=300.0, help="CPU seconds (300)")
+    parser.add_argument("--deals", type=int, default=None, help="deals per variant (no bound)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (0)")
+    parser.add_argument("--variants", default="", help="comma-separated (default: all)")
+    args = parser.parse_args(argv)
+    names = [n for n in args.variants.split(",") if n] or list(canasta.variants.names())
+    started = time.process_time()
+    tally = soak(names, seed=args.seed, deals=args.deals, seconds=args.seconds)
+    cpu = time.process_time() - started
+    print(f"soak of {len(names)} variants ({', '.join(names)}): {tally.line()}")
+    print(f"CPU time: {cpu:.1f} s")
+    return 1 if tally.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
