@@ -485,11 +485,13 @@ def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
         if progress is not None:
             sys.stderr.write("\n")
         ladders.append(ladder)
+        if args.out:
+            # Written before printing, and again after each variant: a closed pipe on
+            # stdout, or an interrupted run, still leaves every finished ladder.
+            _write(args.out, json.dumps({"ladders": [x.to_dict() for x in ladders]}, indent=1))
         if len(ladders) > 1:
             print(file=out)
         print(format_ladder(ladder), file=out)
-    if args.out:
-        _write(args.out, json.dumps({"ladders": [x.to_dict() for x in ladders]}, indent=1))
     return OK
 
 
