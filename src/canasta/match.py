@@ -66,11 +66,6 @@ class Deal:
         return new_game(variant, seed=self.seed, scores=self.scores, dealer=self.dealer)
 
 
-def _per_game_asks(variant: Variant) -> bool:
-    # D26: Modern American partner questions counted per game instead of per deal.
-    return getattr(variant, "mac_ask_partner_limit", "per_hand") == "per_game"
-
-
 @attrs.frozen
 class Match:
     """A game of Canasta played deal after deal until a side wins.
@@ -213,7 +208,7 @@ class Match:
         state = new_game(
             variant, seed=deal_seed(self.seed, number + 1), scores=scores, dealer=dealer
         )
-        if _per_game_asks(variant):
+        if variant.asks_counted_per_game:
             state = state._evolve(asked=final.asked)
         return attrs.evolve(self, state=state, deals=deals, scores=scores)
 

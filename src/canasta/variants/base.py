@@ -384,6 +384,12 @@ class Variant:
         return None
 
     @property
+    def asks_counted_per_game(self) -> bool:
+        """D26: do a player's questions to partner count over the whole game, carried from
+        deal to deal (else each deal starts afresh)?"""
+        return False
+
+    @property
     def declares_threes_at_deal(self) -> bool:
         """Spec §2.2 (4), D3: are the threes laid out right after the deal (else at each
         player's first turn)?"""

@@ -149,6 +149,10 @@ class ModernAmericanVariant(Variant):
         return 1  # D26: counted per player, per hand or per game
 
     @property
+    def asks_counted_per_game(self) -> bool:
+        return self.mac_ask_partner_limit == "per_game"  # D26
+
+    @property
     def stock_out_ends_after_turn(self) -> bool:
         return self.mac_stock_exhausted == "end_after_turn"  # D24
 
