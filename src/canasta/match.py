@@ -227,6 +227,6 @@ def decide_winner(variant: Variant, scores: Sequence[int]) -> int | tuple[int, .
     leaders = tuple(side for side, score in enumerate(scores) if score == best)
     if len(leaders) == 1:
         return leaders[0]
-    if variant.tie_policy == "shared_win":
+    if variant.tied_sides_share_the_win:
         return leaders
     return None  # play_on: deal again until one side alone leads

@@ -384,6 +384,11 @@ class Variant:
         return None
 
     @property
+    def tied_sides_share_the_win(self) -> bool:
+        """D18: at the target score, do tied leading sides share the win (else play on)?"""
+        return self.tie_policy == "shared_win"
+
+    @property
     def asks_counted_per_game(self) -> bool:
         """D26: do a player's questions to partner count over the whole game, carried from
         deal to deal (else each deal starts afresh)?"""
