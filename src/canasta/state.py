@@ -103,20 +103,18 @@ class GameState:
     `copy.deepcopy` return the state itself.
     """
 
-    __slots__ = ("__weakref__", "_events", "_legal", "_log", "_memory", "_table")
+    __slots__ = ("__weakref__", "_legal", "_log", "_memory", "_table")
 
     _table: Table
     _memory: Memory
     _log: Step | None
     _legal: tuple[Move, ...] | None
-    _events: tuple[Event, ...] | None
 
     def __init__(self, table: Table, memory: Memory | None = None, log: Step | None = None):
         _set_attr(self, "_table", table)
         _set_attr(self, "_memory", memory if memory is not None else fresh_memory(table))
         _set_attr(self, "_log", log)
         _set_attr(self, "_legal", None)
-        _set_attr(self, "_events", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"GameState is immutable: cannot set {name!r}")
@@ -302,16 +300,11 @@ class GameState:
         _set_attr(new, "_memory", remember(self._memory, before, decision, after))
         _set_attr(new, "_log", step(self._log, before, decision, after))
         _set_attr(new, "_legal", None)
-        _set_attr(new, "_events", None)
         return new
 
     def history(self) -> tuple[Event, ...]:
         """The moves played since this state was dealt or read, oldest first."""
-        events = self._events
-        if events is None:
-            events = log_events(self._log)
-            _set_attr(self, "_events", events)
-        return events
+        return log_events(self._log)
 
     @_guarded
     def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:

@@ -577,6 +577,10 @@ def end_reason(st: Table) -> R | None:
 # Moves as written
 
 
+#: The moves that name no cards: listed, they are decided by their kind alone.
+_PLAIN = {Draw: True, End: True, Ask: True, Answer: True}
+
+
 def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     """The move's effect with the cards it names resolved, or why it is illegal (every
     check but the look-ahead ones of `after_reason`).
@@ -584,6 +588,10 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     ``listed``: the move is one of the generator's legal moves, so the checks that only
     refuse (ending, asking, discarding) are skipped; the effect is the same.
     """
+    if listed:
+        plain = _PLAIN.get(type(move))
+        if plain is not None:
+            return Decision(move, (), None)  # nothing to resolve, nothing to refuse
     if st.phase == OVER:
         return R.GAME_OVER
     if st.phase == ANSWER:
