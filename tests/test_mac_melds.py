@@ -439,3 +439,34 @@ def test_d28_a_new_meld_past_the_cap_obliges_going_out() -> None:
     assert [str(m) for m in after.legal_moves()] == ["meld:555"]
     assert after.check("discard:9") is canasta.IllegalReason.MUST_GO_OUT
     assert [str(m) for m in after.play("meld:555").legal_moves()] == ["discard:9"]
+
+
+def _ex55b() -> canasta.GameState:
+    # EX-55b: score 2000 (minimum 125), not opened. The example's hand, with one more two
+    # so that both orders of QQ2 and 222* can be laid, and a joker left over after them.
+    return canasta.GameState.from_dict(
+        {
+            "variant": "modern-american",
+            "scores": [2000, 0],
+            "phase": "play",
+            "hands": ["2C 2D 2H 2S * * QS QH 9S 9H 9D KS KH 4C 5D", "4S 5S", "6S 7S", "8S TS"],
+            "pile": "3C",
+            "stock": "JS JH JD",
+        }
+    )
+
+
+@pytest.mark.parametrize("order", ["meld:QQ2 meld:222* meld:999", "meld:222* meld:QQ2 meld:999"])
+def test_ex55b_the_order_of_an_openings_melds_does_not_matter(order: str) -> None:
+    opened = _ex55b().play(order)
+    assert opened.opened[0]
+    # Once the opening is complete, the incomplete wild meld takes every wild card.
+    assert opened.check("meld:KK*") is canasta.IllegalReason.WILD_RULE
+    assert opened.is_legal("add:*+*")
+
+
+def test_ex55b_the_wild_meld_first_leaves_the_same_moves() -> None:
+    first_q = _ex55b().play("meld:QQ2")
+    first_wild = _ex55b().play("meld:222*")
+    assert first_wild.is_legal("meld:QQ2")
+    assert first_q.play("meld:222*").legal_moves() == first_wild.play("meld:QQ2").legal_moves()

@@ -156,7 +156,9 @@ def meld_verdict(
         reason = variant.natural_meld_reason(rank, n0, w0, k, wilds, opening)
         if reason is not None:
             return reason
-    if wilds and wild_incomplete and variant.wild_meld_blocks_wilds:
+    # Spec §3.5.3 [LIB]: the block takes effect once the initial meld is complete, so the
+    # order of an opening's melds never matters.
+    if wilds and wild_incomplete and variant.wild_meld_blocks_wilds and not opening:
         return R.WILD_RULE
     if n0 + w0 + k + wilds > variant.max_meld_size:
         verdict |= OBLIGES  # D28: a meld beyond the cap only in the going-out turn

@@ -439,6 +439,7 @@ def _place(
         return None  # D28: beyond the cap only when going out
     if (
         w
+        and not opening  # spec §3.5.3 [LIB]: the block starts once the opening is complete
         and q.wild_meld is not None
         and q.wild_meld < CANASTA_SIZE
         and variant.wild_meld_blocks_wilds
