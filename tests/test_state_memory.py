@@ -145,3 +145,30 @@ def test_observing_costs_the_same_late_in_a_deal() -> None:
     finally:
         canasta.GameState.history = history  # type: ignore[method-assign]
     assert obs.known == state.observe(1).known
+
+
+def test_moves_from_a_seat_not_to_move_are_refused() -> None:
+    state = canasta.new_game("classic", seed=3)
+    assert state.to_move == 0
+    assert state.check("draw", seat=1) is canasta.IllegalReason.NOT_YOUR_TURN
+    assert not state.is_legal("draw", seat=2) and state.is_legal("draw", seat=0)
+    with pytest.raises(canasta.IllegalMoveError) as info:
+        state.apply("draw", seat=1)
+    assert info.value.reason is canasta.IllegalReason.NOT_YOUR_TURN
+    assert state.apply("draw", seat=0) == state.apply("draw")
+    after = state.apply("draw")
+    discard = next(m for m in after.legal_moves() if m.kind == "discard")
+    with pytest.raises(canasta.ReplayError) as replay:
+        state.play("draw", discard, "draw", seat=0)
+    assert replay.value.ply == 2 and replay.value.reason is canasta.IllegalReason.NOT_YOUR_TURN
+
+
+def test_move_text_is_found_in_the_legal_moves() -> None:
+    state = canasta.new_game("classic", seed=3)
+    legal = state.legal_moves()
+    assert "draw" in legal and " DRAW " in legal
+    assert canasta.parse_move("draw") in legal
+    assert "discard:7" not in legal and "not a move" not in legal and 5 not in legal
+    after = state.apply("draw")
+    assert all(str(m) in after.legal_moves() for m in after.legal_moves())
+    assert after.legal_moves() == tuple(after.legal_moves())

@@ -96,7 +96,7 @@ def test_a_listed_illegal_move_is_reported(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_check_accepting_unlisted_moves_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    error = _fails(monkeypatch, "classic", "check", lambda self, move: None)
+    error = _fails(monkeypatch, "classic", "check", lambda self, move, **_: None)
     assert "is not in legal_moves()" in str(error)
 
 

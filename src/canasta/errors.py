@@ -25,6 +25,7 @@ class IllegalReason(enum.Enum):
     """Why a move is illegal; the value is a short phrase a program may show."""
 
     GAME_OVER = "the deal is over"
+    NOT_YOUR_TURN = "this seat is not to move"
     WRONG_PHASE = "not allowed in this phase of the turn"
     NOT_IN_HAND = "the cards are not in the hand"
     STOCK_EMPTY = "the stock is empty"

@@ -222,6 +222,27 @@ def parse_move(text: str | Move) -> Move:
     raise NotationError(f"bad move {excerpt(text)}: unknown kind {excerpt(head)}")
 
 
+class Moves(tuple[Move, ...]):
+    """A tuple of moves in which a move's text is found too, as users expect:
+    ``"draw" in state.legal_moves()``.
+
+    Text is read with `parse_move` and compared as written: the legal moves are suit-free,
+    so ``"discard:7H" in state.legal_moves()`` is False even where the move is legal (ask
+    `canasta.GameState.is_legal` for moves that name suits). Text that is not a move is not
+    in the list.
+    """
+
+    __slots__ = ()
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            try:
+                item = parse_move(item)
+            except NotationError:
+                return False
+        return tuple.__contains__(self, item)
+
+
 def parse_moves(text: str | Move | Iterable[str | Move]) -> tuple[Move, ...]:
     """Parse a space-separated move string, or a sequence of moves and texts."""
     if isinstance(text, Move):

@@ -30,7 +30,7 @@ from canasta.errors import (
     ReplayError,
     VariantError,
 )
-from canasta.moves import Move, flatten_moves, parse_move
+from canasta.moves import Move, Moves, flatten_moves, parse_move
 from canasta.observation import Observation, build
 from canasta.position import from_dict, to_dict
 from canasta.scoring import Outcome, score_deal
@@ -108,7 +108,7 @@ class GameState:
     _table: Table
     _memory: Memory
     _log: Step | None
-    _legal: tuple[Move, ...] | None
+    _legal: Moves | None
 
     def __init__(self, table: Table, memory: Memory | None = None, log: Step | None = None):
         _set_attr(self, "_table", table)
@@ -234,8 +234,11 @@ class GameState:
 
     # -- moves ----------------------------------------------------------------------------
 
-    def legal_moves(self) -> tuple[Move, ...]:
-        """Every legal play, once each, suit-free, in the documented order."""
+    def legal_moves(self) -> Moves:
+        """Every legal play, once each, suit-free, in the documented order.
+
+        A tuple of moves in which text is found too: ``"draw" in state.legal_moves()``.
+        """
         legal = self._legal
         if legal is None:
             try:
@@ -250,12 +253,16 @@ class GameState:
         return legal
 
     @_guarded
-    def check(self, move: Move | str) -> IllegalReason | None:
-        """None if ``move`` is legal here, else the reason it is not."""
-        return self._reason(parse_move(move))[0]
+    def check(self, move: Move | str, *, seat: int | None = None) -> IllegalReason | None:
+        """None if ``move`` is legal here, else the reason it is not (``seat``: as for
+        `apply`)."""
+        parsed = parse_move(move)
+        if seat is not None and seat != self._table.to_move:
+            return IllegalReason.NOT_YOUR_TURN
+        return self._reason(parsed)[0]
 
-    def is_legal(self, move: Move | str) -> bool:
-        return self.check(move) is None
+    def is_legal(self, move: Move | str, *, seat: int | None = None) -> bool:
+        return self.check(move, seat=seat) is None
 
     def _reason(self, move: Move) -> tuple[IllegalReason | None, Decision | None]:
         table = self._table
@@ -276,9 +283,15 @@ class GameState:
                 return reason, None
         return None, decision
 
-    def apply(self, move: Move | str) -> GameState:
-        """The state after ``move``; raises IllegalMoveError (this state is unchanged)."""
+    def apply(self, move: Move | str, *, seat: int | None = None) -> GameState:
+        """The state after ``move``; raises IllegalMoveError (this state is unchanged).
+
+        ``seat``: the seat making the move, for a server taking moves from players; a move
+        from a seat that is not to move is refused with ``IllegalReason.NOT_YOUR_TURN``.
+        """
         parsed = parse_move(move)
+        if seat is not None and seat != self._table.to_move:
+            raise IllegalMoveError(parsed, IllegalReason.NOT_YOUR_TURN)
         try:
             reason, decision = self._reason(parsed)
             if decision is not None:
@@ -307,13 +320,16 @@ class GameState:
         return log_events(self._log)
 
     @_guarded
-    def play(self, *moves: Move | str | Iterable[Move | str]) -> GameState:
+    def play(self, *moves: Move | str | Iterable[Move | str], seat: int | None = None) -> GameState:
         """Apply a sequence of moves (Moves, texts, or space-separated strings).
 
-        Raises ReplayError with ``.ply`` (0-based) at the first illegal move.
+        Raises ReplayError with ``.ply`` (0-based) at the first illegal move. ``seat``: every
+        move must be that seat's (``IllegalReason.NOT_YOUR_TURN`` otherwise).
         """
         state = self
         for ply, parsed in enumerate(flatten_moves(moves)):
+            if seat is not None and seat != state._table.to_move:
+                raise ReplayError(parsed, IllegalReason.NOT_YOUR_TURN, ply)
             reason, decision = state._reason(parsed)
             if decision is None:
                 assert reason is not None

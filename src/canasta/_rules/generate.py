@@ -50,6 +50,7 @@ from canasta.moves import (
     LayOff,
     MeldCards,
     Move,
+    Moves,
     Take,
 )
 from canasta.moves import (
@@ -220,13 +221,16 @@ def _play_moves(st: Table) -> list[Move]:
     return moves
 
 
-def legal_moves(st: Table) -> tuple[Move, ...]:
+_NONE, _ANSWERS = Moves(), Moves((YES, NO))
+
+
+def legal_moves(st: Table) -> Moves:
     """Every legal move, suit-free, each play once, in the order of the module docstring."""
     phase = st.phase
     if phase == OVER:
-        return ()
+        return _NONE
     if phase == ANSWER:
-        return (YES, NO)
+        return _ANSWERS
     moves: list[Move] = []
     if phase == DRAW:
         if st.stock:
@@ -234,7 +238,7 @@ def legal_moves(st: Table) -> tuple[Move, ...]:
         moves.extend(_take_moves(st))
         if end_reason(st) is None:
             moves.append(END)
-        return tuple(moves)
+        return Moves(moves)
     if ask_reason(st) is None:
         moves.append(ASK)
     moves.extend(_play_moves(st))
@@ -253,4 +257,4 @@ def legal_moves(st: Table) -> tuple[Move, ...]:
                         moves.append(_DISCARDS[rank])
     if end_reason(st) is None:
         moves.append(END)
-    return tuple(moves)
+    return Moves(moves)
