@@ -510,3 +510,20 @@ def test_load_unknown_variant_names_the_file(tmp_path: Path) -> None:
         variants.load(path)
     assert "odd.json" in str(error.value)
     assert "classic-2p" in str(error.value)
+
+
+@pytest.mark.parametrize("name", canasta.variants.names())
+def test_option_specs_give_the_presets_own_defaults(name: str) -> None:
+    # A settings screen built from option_specs() starts from the preset's values, not
+    # from its class's (modern-american plays to 8500 with 13 cards, not 5000 with 11).
+    variant = canasta.variants.get(name)
+    for option, spec in variant.option_specs().items():
+        assert spec.default == getattr(variant, option), (name, option)
+
+
+def test_modern_american_option_defaults() -> None:
+    specs = canasta.variants.get("modern-american").option_specs()
+    assert specs["target_score"].default == 8500
+    assert specs["hand_size"].default == 13
+    assert specs["canastas_to_go_out"].default == 2
+    assert specs["max_wilds_per_meld"].default == 2

@@ -307,7 +307,7 @@ def test_options_table_matches_registry(page: Path) -> None:
             f"{page.name}: options not listed: {sorted(fields - set(rows))}; "
             f"listed but not options: {sorted(set(rows) - fields)}"
         )
-        specs = type(variant).option_specs()
+        specs = variant.option_specs()
         for field, row in rows.items():
             shown = _untick(row[index])
             assert shown == fmt(getattr(variant, field)), f"{page.name}: {name}.{field}"
@@ -517,7 +517,7 @@ def render_options(names: list[str]) -> str:
     variants: list[Variant] = [canasta.variants.get(n) for n in names]
     out = ["| Option | Values | " + " | ".join(f"`{n}`" for n in names) + " | Spec |"]
     out.append("|---" * (len(names) + 3) + "|")
-    for field, spec in type(variants[0]).option_specs().items():
+    for field, spec in variants[0].option_specs().items():
         cells = " | ".join(f"`{fmt(getattr(v, field))}`" for v in variants)
         out.append(f"| `{field}` | {values_text(spec)} | {cells} | |")
     return "\n".join(out)

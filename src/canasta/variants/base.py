@@ -472,14 +472,14 @@ class Variant:
 
     # -- options and config ----------------------------------------------------------------
 
-    @classmethod
-    def option_specs(cls) -> dict[str, OptionSpec]:
-        """Every option of this kind of variant and the values it accepts, by name."""
+    def option_specs(self) -> dict[str, OptionSpec]:
+        """Every option of this variant and the values it accepts, by name; each
+        ``default`` is this variant's value (a preset's own, not its class's)."""
         specs: dict[str, OptionSpec] = {}
-        for field in attrs.fields(cls):
+        for field in attrs.fields(type(self)):
             spec = field.metadata.get("canasta")
             if field.name != "name" and isinstance(spec, OptionSpec):
-                specs[field.name] = spec
+                specs[field.name] = attrs.evolve(spec, default=getattr(self, field.name))
         return specs
 
     def option_names(self) -> tuple[str, ...]:
