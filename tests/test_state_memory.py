@@ -174,3 +174,29 @@ def test_move_text_is_found_in_the_legal_moves() -> None:
     listed: tuple[object, ...] = after.legal_moves()
     assert all(str(m) in listed for m in after.legal_moves())
     assert after.legal_moves() == tuple(after.legal_moves())
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.observe(4),
+        lambda s: s.observe(-1),
+        lambda s: s.observe("0"),
+        lambda s: s.hand(9),
+        lambda s: s.hand(-1),
+        lambda s: canasta.bots.make_bot("x"),
+        lambda s: canasta.bots.play_deal(s, []),
+    ],
+)
+def test_bad_arguments_raise_the_documented_error(call: object) -> None:
+    state = canasta.new_game("classic", seed=1)
+    with pytest.raises(canasta.ArgumentError):
+        call(state)  # type: ignore[operator]
+
+
+def test_rank_patterns_evaluate_back() -> None:
+    for text in ("take:KK", "meld:QQ2*", "add:*+2", "discard:7"):
+        move = canasta.parse_move(text)
+        cards = move.cards if hasattr(move, "cards") else (move.card,)  # type: ignore[attr-defined]
+        for card in cards:
+            assert eval(repr(card), {"Card": canasta.Card}) == card

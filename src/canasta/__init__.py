@@ -8,6 +8,7 @@ from canasta import bots, records, variants
 from canasta.cards import Card, parse_cards
 from canasta.deal import new_game
 from canasta.errors import (
+    ArgumentError,
     CanastaError,
     IllegalMoveError,
     IllegalReason,
@@ -43,6 +44,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Answer",
+    "ArgumentError",
     "Ask",
     "CanastaError",
     "Card",

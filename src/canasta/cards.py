@@ -113,6 +113,8 @@ class Card:
         return self.rank + (self.suit or "")
 
     def __repr__(self) -> str:
+        if self.is_pattern:
+            return f"Card({self.rank!r})"  # a rank pattern has no text of its own to parse
         return f"Card.parse({str(self)!r})"
 
 

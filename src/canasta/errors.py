@@ -79,6 +79,11 @@ class ReplayError(IllegalMoveError):
         super().__init__(move, reason, f"at ply {ply}")
 
 
+class ArgumentError(CanastaError, ValueError):
+    """An argument the library cannot use: a seat the deal does not have, an unknown bot,
+    a search budget below its least."""
+
+
 class VariantError(CanastaError, ValueError):
     """An unknown, ill-typed or impossible variant option."""
 

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from canasta._input import excerpt
 from canasta.cards import CARDS, RANKS, Card, format_codes
+from canasta.errors import ArgumentError
 from canasta.moves import Move
 from canasta.table import (
     NEW_TURN,
@@ -228,7 +230,7 @@ def build(
     """The observation of ``seat``, from the records of a state and its legal moves."""
     players = table.variant.players
     if not (type(seat) is int and 0 <= seat < players):
-        raise ValueError(f"seat must be from 0 to {players - 1}, got {seat!r}")
+        raise ArgumentError(f"seat must be from 0 to {players - 1}, got {excerpt(seat)}")
     hidden_hands = tuple(h if s == seat else () for s, h in enumerate(table.hands))
     pile = table.pile
     return Observation(

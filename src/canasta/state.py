@@ -23,6 +23,7 @@ from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card
 from canasta.errors import (
+    ArgumentError,
     CanastaError,
     IllegalMoveError,
     IllegalReason,
@@ -217,8 +218,13 @@ class GameState:
         return self._table.variant.players
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        """A seat's hand as cards."""
-        return tuple(CARDS[c] for c in self._table.hands[seat])
+        """A seat's hand as cards; raises ArgumentError for a seat the deal does not have."""
+        hands = self._table.hands
+        if type(seat) is not int or not 0 <= seat < len(hands):
+            raise ArgumentError(
+                f"seat must be from 0 to {len(hands) - 1}, got {_input.excerpt(seat)}"
+            )
+        return tuple(CARDS[c] for c in hands[seat])
 
     @property
     def pile_top(self) -> Card | None:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from canasta.errors import CanastaError
+from canasta.errors import ArgumentError, CanastaError
 from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.observation import Observation
@@ -99,7 +99,7 @@ class TimedBot:
 
 def _seat_bots(bots: Sequence[Bot], players: int) -> Sequence[Bot]:
     if len(bots) != players:
-        raise ValueError(f"need one bot per seat ({players}), got {len(bots)}")
+        raise ArgumentError(f"need one bot per seat ({players}), got {len(bots)}")
     return bots
 
 

@@ -30,6 +30,7 @@ from canasta.bots.base import Bot, TimedBot, play_deal
 from canasta.bots.registry import make_bot
 from canasta.bots.search import SearchBot
 from canasta.deal import new_game
+from canasta.errors import ArgumentError
 from canasta.variants import from_config
 from canasta.variants.base import Variant
 
@@ -53,7 +54,7 @@ def parse_bot(spec: str, seed: int | None = None) -> Bot:
     if not budget:
         return make_bot(name, seed)
     if name != "search":
-        raise ValueError(f"bot {name!r} takes no budget (only 'search' does), got {spec!r}")
+        raise ArgumentError(f"bot {name!r} takes no budget (only 'search' does), got {spec!r}")
     try:
         if budget.endswith("s"):
             return SearchBot(seed, seconds=float(budget[:-1]))
@@ -61,7 +62,7 @@ def parse_bot(spec: str, seed: int | None = None) -> Bot:
             return SearchBot(seed, simulations=int(budget[:-1]))
         return make_bot(name, seed, level=int(budget))
     except ValueError as exc:
-        raise ValueError(
+        raise ArgumentError(
             f"bad budget in {spec!r} (search:LEVEL, search:Nn or search:Ts): {exc}"
         ) from None
 
@@ -298,13 +299,13 @@ def run_ladder(
             variant without exactly two sides, or fewer than one pair of deals.
     """
     if len(bots) < 2 or len(set(bots)) != len(bots):
-        raise ValueError(f"the ladder needs two or more different bots, got {list(bots)}")
+        raise ArgumentError(f"the ladder needs two or more different bots, got {list(bots)}")
     for spec in bots:
         parse_bot(spec)
     if variant.sides != 2:
-        raise ValueError(f"the ladder plays two sides; {variant.name} has {variant.sides}")
+        raise ArgumentError(f"the ladder plays two sides; {variant.name} has {variant.sides}")
     if pairs < 1:
-        raise ValueError(f"pairs must be at least 1, got {pairs}")
+        raise ArgumentError(f"pairs must be at least 1, got {pairs}")
     config = variant.to_config()
     seeds = tuple(range(seed, seed + pairs))
     matchups = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from canasta.bots.base import Bot, RandomBot
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.search import SearchBot
+from canasta.errors import ArgumentError
 
 
 def _quick(seed: int | None = None) -> Bot:
@@ -39,12 +40,12 @@ def make_bot(name: str, seed: int | None = None, level: int | None = None) -> Bo
     try:
         factory = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
+        raise ArgumentError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
     if level is None:
         return factory(seed)
     if name != "search":
-        raise ValueError(f"bot {name!r} has no levels (only 'search' has)")
+        raise ArgumentError(f"bot {name!r} has no levels (only 'search' has)")
     if level not in SEARCH_LEVELS:
         known = ", ".join(map(str, SEARCH_LEVELS))
-        raise ValueError(f"unknown search level {level!r}; known levels: {known}")
+        raise ArgumentError(f"unknown search level {level!r}; known levels: {known}")
     return SearchBot(seed, simulations=SEARCH_LEVELS[level])

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from canasta.bots.base import NoLegalMoveError, choices
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.sampling import margin
+from canasta.errors import ArgumentError
 from canasta.moves import Discard, Move
 from canasta.observation import Observation
 from canasta.sampling import sample_state
@@ -69,9 +70,9 @@ class SearchBot:
         seconds: float | None = None,
     ) -> None:
         if simulations is not None and simulations < 1:
-            raise ValueError(f"simulations must be at least 1, got {simulations!r}")
+            raise ArgumentError(f"simulations must be at least 1, got {simulations!r}")
         if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be above 0, got {seconds!r}")
+            raise ArgumentError(f"seconds must be above 0, got {seconds!r}")
         if simulations is None and seconds is None:
             simulations = DEFAULT_SIMULATIONS
         self.simulations = simulations
