@@ -247,3 +247,19 @@ def test_an_observation_with_a_three_left_in_a_hand_can_be_sampled() -> None:
     for seat in range(1, 4):
         sampled = canasta.sample_state(over.observe(seat), random.Random(seat))
         assert sampled.observe(seat) == over.observe(seat)
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"phase": "answer", "hands": ["KH 5D", "4C", "4D", "4H"]}, "turn.asked"),
+        ({"phase": "play", "hands": ["", "4C", "4D", "4H"]}, r"hands\[0\] is empty"),
+    ],
+)
+def test_positions_where_play_would_be_stuck_are_refused(
+    changes: dict[str, Any], needle: str
+) -> None:
+    # After "yes" to a question nobody asked, the seat had no legal move; so did a player
+    # in phase play with no card.
+    with pytest.raises(PositionError, match=needle):
+        GameState.from_dict({**POSITION, **changes})

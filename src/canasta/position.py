@@ -333,6 +333,11 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         if any(c not in variant.laid_out_threes for c in laid):
             raise _fail(f"threes[{s}] may only hold threes laid face up in this variant")
     turn = _turn(data["turn"]) if "turn" in data else NEW_TURN
+    # Positions in which play would be stuck: nobody asked, or the player has no card.
+    if phase == ANSWER and not turn.asked:
+        raise _fail("phase answer needs a question to answer: turn.asked must be true")
+    if phase == PLAY and to_move is not None and not hands[to_move]:
+        raise _fail(f"hands[{to_move}] is empty, but the seat is to play")
     used = Counter(
         [c for h in hands for c in h]
         + list(pile)
