@@ -59,9 +59,10 @@ def _deck_codes(variant: Variant, deck: Sequence[Card] | str) -> list[int]:
                 codes.append(card.code)
     except NotationError as exc:
         raise PositionError(f"deck: {exc}") from None
-    if Counter(codes) != Counter(full_deck(variant)):
+    cards = full_deck(variant)
+    if Counter(codes) != Counter(cards):
         raise PositionError(
-            f"deck must hold exactly the {len(full_deck(variant))} cards of "
+            f"deck must hold exactly the {len(cards)} cards of "
             f"{variant.decks} deck(s), each once per deck; got {len(codes)} cards"
         )
     return codes

@@ -108,11 +108,17 @@ def concealed_done(variant: Variant, groups: tuple[Group, ...]) -> bool:
 def opening_complete(st: Table, side: int, turn: Turn) -> bool:
     """Has ``side`` completed its initial meld with this turn's value and groups (spec
     §2.8, §3.5.4)?"""
+    variant = st.variant
+    minimum = variant.initial_minimum(st.scores[side])
+    return variant.opening_done(turn.opening, minimum, _turn_flags(turn))
+
+
+def _turn_flags(turn: Turn) -> int:
+    """The opening content flags of the turn's groups so far (spec §3.5.4)."""
     flags = 0
     for g in turn.groups:
         flags |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
-    variant = st.variant
-    return variant.opening_done(turn.opening, variant.initial_minimum(st.scores[side]), flags)
+    return flags
 
 
 def opening_in_hand(
@@ -129,9 +135,7 @@ def opening_in_hand(
     on_table = {m.rank for m in melds}
     closed = context(st).closed
     value = turn.opening
-    flags = 0
-    for g in turn.groups:
-        flags |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
+    flags = _turn_flags(turn)
     for rank in NATURAL_RANKS:
         k = counts[rank]
         if (

@@ -580,7 +580,7 @@ def end_reason(st: Table) -> R | None:
 
 
 #: The moves that name no cards: listed, they are decided by their kind alone.
-_PLAIN = {Draw: True, End: True, Ask: True, Answer: True}
+_PLAIN = frozenset({Draw, End, Ask, Answer})
 
 
 def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
@@ -590,10 +590,8 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     ``listed``: the move is one of the generator's legal moves, so the checks that only
     refuse (ending, asking, discarding) are skipped; the effect is the same.
     """
-    if listed:
-        plain = _PLAIN.get(type(move))
-        if plain is not None:
-            return Decision(move, (), None)  # nothing to resolve, nothing to refuse
+    if listed and type(move) in _PLAIN:
+        return Decision(move, (), None)  # nothing to resolve, nothing to refuse
     if st.phase == OVER:
         return R.GAME_OVER
     if st.phase == ANSWER:
