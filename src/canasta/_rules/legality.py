@@ -26,6 +26,7 @@ from canasta._rules.facts import (
     opening_in_hand,
     out_impossible,
     query,
+    replaced,
     resolve,
     split,
     with_group,
@@ -411,8 +412,7 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
     melds = ctx.melds
     target = play.target
     if target is not None:
-        index = melds.index(target)
-        melds_after = melds[:index] + (target.plus(placeholder),) + melds[index + 1 :]
+        melds_after = replaced(melds, melds.index(target), target.plus(placeholder))
     else:
         melds_after = (*melds, Meld.of(rank, placeholder))
     opened = ctx.opened
