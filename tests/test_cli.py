@@ -112,10 +112,10 @@ def test_play_a_whole_deal_by_numbers(capsys: Cap, monkeypatch: MP) -> None:
         capsys, "play", "--deal", "--seed", "3", stdin="1\n" * 400, monkeypatch=monkeypatch
     )
     assert status == 0
-    assert "Deal 1 is over." in out
+    assert "The deal is over." in out
     assert "Your hand (seat 0" in out and "Side 1 (seats 1, 3)" in out
     assert "Pile:" in out and "Stock:" in out
-    assert "total" in out and "Match scores:" in out
+    assert "total" in out
     # The bots' moves are reported as they happen.
     assert "seat 1: " in out and "seat 3: " in out
 
@@ -139,7 +139,7 @@ def test_play_commands_notation_and_mistakes(capsys: Cap, monkeypatch: MP) -> No
     assert "Enter a move by its number" in out  # help
     assert "hint: draw" in out
     assert "choose a number from 1 to 1" in out
-    assert "illegal: discard:7: not allowed in this phase of the turn" in out
+    assert "illegal move 'discard:7': not allowed in this phase of the turn" in out
     assert "not a move" in out
     assert "seat 0: draw" in out
     assert "Goodbye." in out
@@ -172,9 +172,167 @@ def test_play_as_another_seat_with_one_bot_per_seat(
         stdin="1\n" * 400,
         monkeypatch=monkeypatch,
     )
-    assert status == 0 and "you are seat 1" in out and "Deal 1 is over." in out
+    assert status == 0 and "you are seat 1" in out and "The deal is over." in out
+    deal = records.load(record)
+    assert isinstance(deal, canasta.GameState) and deal.is_over
+
+
+# -- play: a single deal, its record and its seed ------------------------------------------
+
+
+def play_one_deal(capsys: Cap, monkeypatch: MP, tmp_path: Path, *more: str) -> tuple[str, Path]:
+    record = tmp_path / "deal.txt"
+    argv = ["play", "--deal", "--seed", "3", "--ascii", "--record", str(record), *more]
+    status, out, _ = run(capsys, *argv, stdin="1\n" * 400, monkeypatch=monkeypatch)
+    assert status == 0
+    return out, record
+
+
+def test_play_deal_records_one_finished_deal(capsys: Cap, monkeypatch: MP, tmp_path: Path) -> None:
+    out, path = play_one_deal(capsys, monkeypatch, tmp_path)
+    record = records.parse(path.read_text(encoding="utf-8"))
+    assert record.kind == "deal"
+    assert record.tag("Players") == "you, greedy, greedy, greedy"
+    final = record.replay()
+    assert isinstance(final, canasta.GameState) and final.is_over
+    assert record.tag("Result") == " ".join(map(str, final.outcome().scores))  # type: ignore[union-attr]
+    status, out, _ = run(capsys, "validate", str(path))
+    assert status == 0 and out.endswith("ok: " + f"{len(record.moves)} moves, deal over\n")
+
+
+def test_seed_is_the_deal_seed_in_play_deal_and_simulate_deals(
+    capsys: Cap, monkeypatch: MP, tmp_path: Path
+) -> None:
+    """``--seed 3`` with ``--deal`` and with ``--deals`` deals the cards of
+    ``new_game(variant, seed=3)``; without them it is the match seed of both commands."""
+    _, played = play_one_deal(capsys, monkeypatch, tmp_path)
+    folder = tmp_path / "sim"
+    argv = ["simulate", "-n", "1", "--deals", "--seed", "3", "-q", "--records", str(folder)]
+    assert run(capsys, *argv)[0] == 0
+    dealt = canasta.new_game("classic", seed=3)
+    for path in (played, folder / "game-0001.txt"):
+        first = next(records.parse(path.read_text(encoding="utf-8")).states())
+        assert first == dealt
+    folder = tmp_path / "matches"
+    argv = [
+        "simulate",
+        "-n",
+        "1",
+        "--seed",
+        "3",
+        "-q",
+        "--max-deals",
+        "1",
+        "--records",
+        str(folder),
+    ]
+    assert run(capsys, *argv)[0] == 0
+    match = records.load(folder / "game-0001.txt")
+    assert isinstance(match, canasta.Match) and match.seed == 3
+
+
+def test_play_deal_speaks_of_a_deal(capsys: Cap, monkeypatch: MP, tmp_path: Path) -> None:
+    out, _ = play_one_deal(capsys, monkeypatch, tmp_path)
+    assert "A single classic deal (seed 3)" in out and "The deal is over." in out
+    assert "match" not in out.lower()
+
+
+def test_play_shows_the_card_drawn(capsys: Cap, monkeypatch: MP) -> None:
+    status, out, _ = run(
+        capsys,
+        "play",
+        "--deal",
+        "--seed",
+        "3",
+        "--ascii",
+        stdin="draw\nquit\n",
+        monkeypatch=monkeypatch,
+    )
+    before = canasta.new_game("classic", seed=3)
+    after = before.apply("draw")
+    drawn = [c for c in after.hand(0) if after.hand(0).count(c) > before.hand(0).count(c)]
+    assert status == 0 and f"seat 0: draw  you drew {drawn[0]}" in out
+
+
+def test_play_answers_a_mistake_in_one_line(capsys: Cap, monkeypatch: MP) -> None:
+    script = "discard:7\nmeld:QQ!\n99\ndraw\nquit\n"
+    status, out, _ = run(
+        capsys, "play", "--deal", "--seed", "3", "--ascii", stdin=script, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    before_draw = out[: out.index("seat 0: draw")]
+    assert before_draw.count("Your hand (seat 0") == 1  # the table is not drawn again
+    prompts = before_draw.split("Your move (1-1, notation, help): ")[1:]
+    assert [p.count("\n") for p in prompts] == [1, 1, 1, 0]
+
+
+def test_play_takes_cards_as_the_table_shows_them(capsys: Cap, monkeypatch: MP) -> None:
+    # Seed 1: seat 0 holds TD, TC and the joker; the table writes them 10♦ 10♣ ★.
+    for typed, played in (
+        ("discard:10", "discard:T"),
+        ("discard:★", "discard:*"),
+        ("discard:10♦", "discard:TD"),
+    ):
+        status, out, _ = run(
+            capsys,
+            "play",
+            "--deal",
+            "--seed",
+            "1",
+            stdin=f"draw\n{typed}\nquit\n",
+            monkeypatch=monkeypatch,
+        )
+        assert status == 0 and f"seat 0: {played}" in out, typed
+
+
+def test_play_pauses_between_deals(capsys: Cap, monkeypatch: MP) -> None:
+    status, out, _ = run(
+        capsys, "play", "--seed", "3", "--ascii", stdin="1\n" * 3000, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    breakdown = out.index("Deal 1 is over.")
+    pause = out.index("Press Enter for the next deal (or quit): ", breakdown)
+    assert out.index("Match scores:", breakdown) < pause < out.index("Deal 2 of a classic match")
+
+
+def test_play_stops_at_the_pause_on_quit(capsys: Cap, monkeypatch: MP, tmp_path: Path) -> None:
+    # The human always takes the first move: count the moves of deal 1, then type "quit"
+    # at the pause that follows it.
+    _, out, _ = run(capsys, "play", "--seed", "3", stdin="1\n" * 3000, monkeypatch=monkeypatch)
+    moves = out[: out.index("Press Enter")].count("Your move (")
+    record = tmp_path / "match.txt"
+    status, out, _ = run(
+        capsys,
+        "play",
+        "--seed",
+        "3",
+        "--record",
+        str(record),
+        stdin="1\n" * moves + "quit\n",
+        monkeypatch=monkeypatch,
+    )
+    assert status == 0 and out.endswith("Press Enter for the next deal (or quit): Goodbye.\n")
     match = records.load(record)
-    assert isinstance(match, canasta.Match) and len(match.history) in (1, 2)
+    assert isinstance(match, canasta.Match) and len(match.deals) == 1 and match.deal_number == 2
+
+
+def test_the_partners_question_in_words(capsys: Cap) -> None:
+    from canasta.cli import _partner_question
+
+    state = canasta.GameState.from_dict(
+        {
+            "variant": "classic",
+            "hands": ["KH 5D", "4C", "4D 4S 4H", "4H"],
+            "stock": "9S 9H",
+            "phase": "answer",
+            "to_move": 2,
+            "turn": {"asked": True},
+            "melds": [["QS QS QH QH QD QD QC"], []],
+        }
+    )
+    question = _partner_question(state.observe(2))
+    assert question.startswith("Your partner (seat 0) asks: may I go out?")
+    assert _partner_question(state.observe(1)) == ""
 
 
 # -- simulate ----------------------------------------------------------------------------

@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
+import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
@@ -33,7 +36,7 @@ from canasta.errors import (
     VariantError,
 )
 from canasta.match import Match
-from canasta.moves import Move, parse_move
+from canasta.moves import Answer, Ask, Draw, Move, parse_move
 from canasta.observation import Observation, observe
 from canasta.state import GameState
 from canasta.variants import from_config, get, names, plugin_errors
@@ -106,14 +109,24 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
 # -- play --------------------------------------------------------------------------------
 
 _PLAY_HELP = """\
-Enter a move by its number in the list, or in notation (api.md §3):
+Enter a move by its number in the list, or in notation (see the Notation page):
   draw               draw from the stock
   take:KK  take      take the pile (meld its top card with these cards; bare: lay it off)
   meld:KKK2          meld cards from hand          add:K+K2   lay off on your K meld
   discard:7          discard (ends the turn)       ask / yes / no / end
-Ranks alone (K) mean any card of that rank; K♥ is written KH.
+Ranks alone (K) mean any card of that rank; K♥ is written KH or K♥, the ten T or 10,
+the joker * or ★.
 Commands: help, hint (what the greedy bot would play), moves (list again),
           table (draw the table again), quit."""
+
+#: Cards as the table shows them (``10♥``, ``★``) and in notation (``TH``, ``*``).
+_SHOWN = {"10": "T", "★": "*", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_SHOWN_PATTERN = re.compile("|".join(map(re.escape, _SHOWN)))
+
+
+def _notation(text: str) -> str:
+    """A move typed as the table shows cards, in the notation `parse_move` reads."""
+    return _SHOWN_PATTERN.sub(lambda found: _SHOWN[found.group()], text)
 
 
 class _Human:
@@ -131,10 +144,17 @@ class _Human:
             return None
         return line.strip()
 
-    def choose(self, obs: Observation, heading: str) -> Move | None:
-        """A legal move from the user, or None to quit."""
+    def choose(self, state: GameState, obs: Observation, heading: str) -> Move | None:
+        """A legal move from the user, or None to quit.
+
+        A mistake (a number out of range, text that is not a move, an illegal move) is
+        answered with one line and the prompt again: the table stays where it was.
+        """
         moves = obs.legal_moves
         print(draw_observation(obs, self.style, heading=heading), file=self.out)
+        question = _partner_question(obs)
+        if question:
+            print(question, file=self.out)
         print(format_moves(moves), file=self.out)
         while True:
             text = self.ask(f"Your move (1-{len(moves)}, notation, help): ")
@@ -163,19 +183,45 @@ class _Human:
                 print(f"choose a number from 1 to {len(moves)}", file=self.out)
                 continue
             try:
-                move = parse_move(text)
+                move = parse_move(_notation(text))
+                state.apply(move)
             except NotationError as exc:
                 print(f"not a move: {exc} (type help)", file=self.out)
                 continue
+            except IllegalMoveError as exc:
+                print(exc, file=self.out)
+                continue
             return move
 
+    def pause(self) -> bool:
+        """Wait for Enter before the next deal, so the breakdown can be read; False to quit."""
+        text = self.ask("Press Enter for the next deal (or quit): ")
+        return text is not None and text.lower() not in ("quit", "exit", "q")
 
-def _describe(after: GameState, move: Move, style: Any) -> str:
-    """A line telling what a move did, with the exact cards shown to the table."""
+
+def _partner_question(obs: Observation) -> str:
+    """The partner's question in words, when the seat is asked to answer it."""
+    if obs.phase != "answer" or obs.to_move != obs.seat:
+        return ""
+    asker = next((s for s in obs.variant.seats_of(obs.side) if s != obs.seat), None)
+    who = f"Your partner (seat {asker})" if asker is not None else "Your partner"
+    return f"{who} asks: may I go out? Answer yes (go out) or no (keep playing)."
+
+
+def _describe(before: GameState, after: GameState, move: Move, style: Any, you: int) -> str:
+    """A line telling what a move did, with the exact cards shown to the table; the
+    person at seat ``you`` also sees the card they drew."""
     event = after.history()[-1]
     text = f"seat {event.seat}: {move}"
+    if isinstance(move, Ask):
+        text += "  (may I go out?)"
+    elif isinstance(move, Answer):
+        text += "  (go out)" if move.yes else "  (do not go out)"
     if event.cards:
         text += f"  ({style.cards(event.cards)})"
+    if isinstance(move, Draw) and event.seat == you:
+        drawn = Counter(after.hand(you)) - Counter(before.hand(you))
+        text += f"  you drew {style.cards(drawn.elements())}"
     if event.threes:
         text += f"  threes laid: {style.cards(event.threes)}"
     return text
@@ -198,13 +244,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         if args.level not in SEARCH_LEVELS:
             known = ", ".join(map(str, SEARCH_LEVELS))
             raise UsageError(f"--level must be one of {known}, got {args.level}")
-    seed = args.seed
+    # Chosen here even when not given, so the game (and its record) can be replayed.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     bots: dict[int, Bot] = {
-        s: make_bot(
-            n,
-            None if seed is None else seed * 31 + s,
-            level=args.level if n == "search" else None,
-        )
+        s: make_bot(n, seed * 31 + s, level=args.level if n == "search" else None)
         for s, n in zip(others, bot_names, strict=True)
     }
     style = style_for(out, args.ascii)
@@ -216,52 +259,67 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         + ", ".join(f"seat {s}: {labels[s]}" for s in range(players)),
         file=out,
     )
-    match = Match.new(variant, seed=seed)
+    # --seed is the seed of what is played: with --deal the deal's (as new_game and
+    # simulate --deals take it), else the match's.
+    game: Match | GameState = (
+        new_game(variant, seed=seed) if args.deal else Match.new(variant, seed=seed)
+    )
+
+    def save() -> None:
+        if args.record:
+            if isinstance(game, Match):
+                _write(args.record, records.dumps(game, players=labels))
+            else:
+                _write(args.record, records.dumps(game, seed=seed, players=labels))
+
     while True:
-        state = match.state
-        if state.is_over:
-            break
+        state = game.state if isinstance(game, Match) else game
         seat = state.to_move
         assert seat is not None
         obs = observe(state, seat)
-        heading = f"Deal {match.deal_number} of a {variant.name} match (seed {match.seed})"
+        if isinstance(game, Match):
+            heading = f"Deal {game.deal_number} of a {variant.name} match (seed {seed})"
+        else:
+            heading = f"A single {variant.name} deal (seed {seed})"
         if seat == args.seat:
             if not obs.legal_moves:
                 print("No legal move is available: the game cannot go on.", file=out)
                 return RULES
-            move = human.choose(obs, heading)
+            move = human.choose(state, obs, heading)
             if move is None:
-                if args.record:
-                    _write(args.record, records.dumps(match))
+                save()
                 print("Goodbye.", file=out)
                 return OK
-            reason = state.check(move)
-            if reason is not None:
-                print(f"illegal: {move}: {reason.value}", file=out)
-                continue
         else:
             try:
                 move = bots[seat].choose(obs)
             except NoLegalMoveError as exc:
                 print(f"The game cannot go on: {exc}", file=out)
                 return RULES
-        deals_before = len(match.deals)
         after = state.apply(move)
-        print(_describe(after, move, style), file=out)
-        match = match.apply(move)
-        if len(match.deals) > deals_before:
-            finished = match.deals[-1]
-            assert finished.outcome is not None
-            print(f"\nDeal {finished.number} is over.", file=out)
-            print(draw_outcome(finished.outcome), file=out)
-            totals = "   ".join(f"side {s}: {n}" for s, n in enumerate(match.scores))
-            print(f"Match scores: {totals}\n", file=out)
-            if args.deal or match.is_over:
-                break
-    if args.record:
-        _write(args.record, records.dumps(match))
-    if match.is_over:
-        winners = ", ".join(f"side {s}" for s in match.winners)
+        print(_describe(state, after, move, style, args.seat), file=out)
+        game = game.apply(move) if isinstance(game, Match) else after
+        if not after.is_over:
+            continue
+        outcome = after.outcome()
+        assert outcome is not None
+        if not isinstance(game, Match):
+            print("\nThe deal is over.", file=out)
+            print(draw_outcome(outcome), file=out)
+            break
+        print(f"\nDeal {game.deals[-1].number} is over.", file=out)
+        print(draw_outcome(outcome), file=out)
+        totals = "   ".join(f"side {s}: {n}" for s, n in enumerate(game.scores))
+        print(f"Match scores: {totals}\n", file=out)
+        if game.is_over:
+            break
+        if not human.pause():
+            save()
+            print("Goodbye.", file=out)
+            return OK
+    save()
+    if isinstance(game, Match):
+        winners = ", ".join(f"side {s}" for s in game.winners)
         print(f"The match is over: {winners} won.", file=out)
     return OK
 
@@ -605,7 +663,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"the search bot's strength ({min(SEARCH_LEVELS)}-{max(SEARCH_LEVELS)}, default 4)",
     )
-    p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the match seed; with --deal the deal's seed, as in simulate --deals "
+        "(default: random)",
+    )
     p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
     p.add_argument("--deal", action="store_true", help="play a single deal instead of a match")
     p.add_argument("--record", metavar="FILE", help="write the game record to FILE at the end")
@@ -620,7 +684,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="greedy",
         help="one bot for all seats, one per side, or one per seat, comma-separated",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the first game (default: 0): a match seed, or with --deals the "
+        "deal's seed, as in play --deal",
+    )
     p.add_argument("--deals", action="store_true", help="play single deals instead of matches")
     p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
     p.add_argument(
