@@ -100,7 +100,66 @@ def test_variants_table_and_json(capsys: Cap) -> None:
     status, out, _ = run(capsys, "variants", "--json")
     rows = json.loads(out)
     classic = next(r for r in rows if r["name"] == "classic")
-    assert classic["players"] == 4 and classic["target"] == 5000 and classic["draw"] == 1
+    assert classic["players"] == 4 and classic["target_score"] == 5000
+    assert classic["draw_count"] == 1 and classic["hand_size"] == 11
+
+
+def test_variants_json_speaks_in_option_names(capsys: Cap) -> None:
+    """``--json`` keys are the option names a config uses, with the variant's values."""
+    _, out, _ = run(capsys, "variants", "--json")
+    for row in json.loads(out):
+        variant = canasta.variants.get(row.pop("name"))
+        assert row.pop("family") == variant.family
+        assert set(row) <= set(variant.option_names())
+        assert canasta.variants.from_config({"variant": variant.name, **row}) == variant
+
+
+# -- naming a variant: a name, a config file or inline JSON ------------------------------
+
+
+def recorded_variant(folder: Path) -> canasta.Variant:
+    return records.parse((folder / "game-0001.txt").read_text(encoding="utf-8")).variant
+
+
+@pytest.mark.parametrize("form", ["toml", "json", "inline"])
+def test_a_variant_from_a_config_file_or_inline_json(
+    capsys: Cap, monkeypatch: MP, tmp_path: Path, form: str
+) -> None:
+    config = {"variant": "classic-2p", "draw_count": 1, "target_score": 3000}
+    expected = canasta.variants.from_config(config)
+    if form == "toml":
+        (tmp_path / "house.toml").write_text(
+            'variant = "classic-2p"\ndraw_count = 1\ntarget_score = 3000\n', encoding="utf-8"
+        )
+        named = str(tmp_path / "house.toml")
+    elif form == "json":
+        (tmp_path / "house.json").write_text(json.dumps(config), encoding="utf-8")
+        named = str(tmp_path / "house.json")
+    else:
+        named = json.dumps(config)
+    folder = tmp_path / "games"
+    argv = ["simulate", "-n", "1", "--deals", "-q", "-v", named, "--records", str(folder)]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and "1 deal of classic-2p" in out
+    assert recorded_variant(folder) == expected
+    status, out, _ = run(capsys, "play", "--deal", "-v", named, stdin="", monkeypatch=monkeypatch)
+    assert status == 0 and "(target 3000)" in out and "seat 1: greedy" in out
+    argv = ["ladder", "--bots", "random,quick", "-n", "1", "-q", "-v", named]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and out.startswith("classic-2p: 1 duplicate deal pair")
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        ("missing.toml", "cannot read variant config"),
+        ('{"variant": "classic", "target_scor": 1}', "did you mean 'target_score'"),
+        ('{"variant": "classic"', "not valid JSON"),
+    ],
+)
+def test_a_bad_variant_config_is_a_usage_error(capsys: Cap, named: str, said: str) -> None:
+    status, out, err = run(capsys, "simulate", "-n", "1", "-q", "-v", named)
+    assert status == 2 and out == "" and said in err and len(err.splitlines()) == 1
 
 
 # -- play --------------------------------------------------------------------------------
@@ -375,6 +434,50 @@ def test_simulate_deals_with_records_and_workers(capsys: Cap, tmp_path: Path) ->
         assert run(capsys, "validate", str(path))[0] == 0
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_simulate_writes_a_row_per_game(capsys: Cap, tmp_path: Path, suffix: str) -> None:
+    out_file, folder = tmp_path / f"rows{suffix}", tmp_path / "games"
+    argv = ["simulate", "-n", "3", "--deals", "--seed", "4", "-q", "--bots", "greedy,random"]
+    status, _, _ = run(capsys, *argv, "--out", str(out_file), "--records", str(folder))
+    assert status == 0
+    text = out_file.read_text(encoding="utf-8")
+    if suffix == ".csv":
+        import csv
+
+        table = list(csv.DictReader(io.StringIO(text)))
+        rows = [
+            {
+                "seed": int(r["seed"]),
+                "scores": [int(r["score_0"]), int(r["score_1"])],
+                "deals": int(r["deals"]),
+            }
+            for r in table
+        ]
+    else:
+        rows = [json.loads(line) for line in text.splitlines()]
+    assert [r["seed"] for r in rows] == [4, 5, 6]
+    for number, row in enumerate(rows, start=1):
+        final = records.load(folder / f"game-{number:04d}.txt")
+        assert isinstance(final, canasta.GameState) and final.outcome() is not None
+        assert row["scores"] == list(final.outcome().scores) and row["deals"] == 1  # type: ignore[union-attr]
+
+
+def test_simulate_prints_each_sides_mean_with_an_interval(capsys: Cap, tmp_path: Path) -> None:
+    import statistics
+
+    rows_file = tmp_path / "rows.jsonl"
+    argv = ["simulate", "-n", "4", "--deals", "-q", "--out", str(rows_file)]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    rows = [json.loads(line) for line in rows_file.read_text(encoding="utf-8").splitlines()]
+    for side in (0, 1):
+        scores = [r["scores"][side] for r in rows]
+        mean = statistics.fmean(scores)
+        half = 1.96 * statistics.stdev(scores) / 2
+        expected = f"mean deal score {mean:.1f} (95% CI {mean - half:.1f} to {mean + half:.1f})"
+        assert expected in out.splitlines()[1 + side]
+
+
 def test_simulate_stops_long_matches(capsys: Cap) -> None:
     status, out, _ = run(
         capsys, "simulate", "-n", "1", "--target", "100000", "--max-deals", "1", "-q"
@@ -405,6 +508,22 @@ def test_validate_names_the_first_illegal_ply(capsys: Cap, good_record: Path) ->
     status, out, _ = run(capsys, "validate", str(good_record))
     assert status == 1
     assert "ply 0" in out and "'discard:K' is illegal" in out and "line " in out
+
+
+def test_validate_several_files_and_stdin(
+    capsys: Cap, monkeypatch: MP, good_record: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Variant "classic"\n', encoding="utf-8")
+    text = good_record.read_text(encoding="utf-8")
+    argv = ["validate", str(good_record), str(bad), "-", str(tmp_path / "missing.txt")]
+    status, out, err = run(capsys, *argv, stdin=text, monkeypatch=monkeypatch)
+    lines = out.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [str(good_record), str(bad), "<stdin>"]
+    assert ": ok:" in lines[0] and "line 1, column 1" in lines[1] and ": ok:" in lines[2]
+    assert status == 2 and "missing.txt" in err  # an unreadable file outranks a bad one
+    status, out, _ = run(capsys, "validate", str(good_record), str(bad))
+    assert status == 1 and out.count("\n") == 2
 
 
 def test_validate_a_malformed_record(capsys: Cap, tmp_path: Path) -> None:

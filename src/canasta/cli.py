@@ -8,6 +8,8 @@ position, a game that could not go on), 2 on a usage error (bad options, unreada
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import random
@@ -21,7 +23,7 @@ from typing import Any, TextIO
 
 from canasta import _input, records
 from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot, play_deal, play_match
-from canasta.bots.ladder import format_ladder, run_ladder
+from canasta.bots.ladder import format_ladder, mean_interval, run_ladder
 from canasta.bots.registry import SEARCH_LEVELS
 from canasta.deal import new_game
 from canasta.display import draw_observation, draw_outcome, format_moves, style_for
@@ -39,7 +41,15 @@ from canasta.match import Match
 from canasta.moves import Answer, Ask, Draw, Move, parse_move
 from canasta.observation import Observation, observe
 from canasta.state import GameState
-from canasta.variants import from_config, get, names, plugin_errors
+from canasta.variants import (
+    CONFIG_SUFFIXES,
+    from_config,
+    from_text,
+    get,
+    load,
+    names,
+    plugin_errors,
+)
 from canasta.variants.base import Variant
 
 __all__ = ["main"]
@@ -51,11 +61,19 @@ class UsageError(Exception):
     """A problem with the command's arguments (exit status 2)."""
 
 
-def _variant(name: str, target: int | None) -> Variant:
+def _variant(text: str, target: int | None) -> Variant:
+    """The variant named on the command line: a registered name or alias, a config file
+    (``.toml`` or ``.json``), or a config as inline JSON; ``target`` changes its target."""
     try:
-        return get(name, target_score=target) if target is not None else get(name)
+        if os.path.splitext(text)[1].lower() in CONFIG_SUFFIXES:
+            variant = load(text)
+        else:
+            variant = from_text(text)
+        if target is not None:
+            variant = variant.with_options({"target_score": target})
     except (UnknownVariantError, VariantError) as exc:
         raise UsageError(str(exc)) from None
+    return variant
 
 
 def _bot_names(text: str) -> list[str]:
@@ -81,29 +99,34 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     rows = []
     for name in names():
         v = get(name)
-        rows.append(
-            {
-                "name": name,
-                "family": v.family,
-                "players": v.players,
-                "sides": v.sides,
-                "decks": v.decks,
-                "hand": v.hand_size,
-                "draw": v.draw_count,
-                "canastas to go out": v.canastas_to_go_out,
-                "target": v.target_score,
-            }
-        )
+        row: dict[str, Any] = {"name": name, "family": v.family}
+        row.update((field, getattr(v, field)) for field in _VARIANT_COLUMNS)
+        rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=2), file=out)
         return status
-    headers = list(rows[0]) if rows else []
-    widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
-    print("  ".join(h.ljust(widths[h]) for h in headers).rstrip(), file=out)
-    print("  ".join("-" * widths[h] for h in headers), file=out)
+    headers = {"name": "name", "family": "family", **_VARIANT_COLUMNS}
+    widths = {
+        key: max(len(head), *(len(str(r[key])) for r in rows)) for key, head in headers.items()
+    }
+    print("  ".join(h.ljust(widths[k]) for k, h in headers.items()).rstrip(), file=out)
+    print("  ".join("-" * widths[k] for k in headers), file=out)
     for row in rows:
-        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip(), file=out)
+        print("  ".join(str(row[k]).ljust(widths[k]) for k in headers).rstrip(), file=out)
     return status
+
+
+#: The options `canasta variants` shows: the field name (the key of ``--json`` and of a
+#: config) and the table's column heading.
+_VARIANT_COLUMNS = {
+    "players": "players",
+    "sides": "sides",
+    "decks": "decks",
+    "hand_size": "hand",
+    "draw_count": "draw",
+    "canastas_to_go_out": "canastas to go out",
+    "target_score": "target",
+}
 
 
 # -- play --------------------------------------------------------------------------------
@@ -446,8 +469,47 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if progress is not None:
         progress.write("\n")
     elapsed = time.perf_counter() - started
+    if args.out:
+        _write(args.out, _rows_text(args.out, variant.sides, results))
     _summary(variant, bot_names, args, results, elapsed, out)
     return RULES if any(r["error"] for r in results) else OK
+
+
+def _rows_text(path: str, sides: int, results: list[dict[str, Any]]) -> str:
+    """One row per game played: CSV when ``path`` ends in ``.csv``, else JSON Lines.
+
+    A row holds the game's number and seed, each side's score (a match's: the total over
+    its deals), the winning sides, the deals and moves played, the time taken, whether a
+    match was stopped unfinished, and the error that stopped a game (empty if none).
+    """
+    rows = []
+    for number, r in enumerate(results, start=1):
+        scores = [sum(d[side] for d in r["deal_scores"]) for side in range(sides)]
+        rows.append(
+            {
+                "game": number,
+                "seed": r["seed"],
+                "scores": scores,
+                "winners": r["winners"],
+                "deals": len(r["deal_scores"]),
+                "plies": r.get("plies", 0),
+                "seconds": round(r["seconds"], 4),
+                "unfinished": bool(r.get("unfinished")),
+                "error": r["error"] or "",
+            }
+        )
+    if not path.lower().endswith(".csv"):
+        return "".join(json.dumps(row) + "\n" for row in rows)
+    buffer = io.StringIO()
+    columns = ["game", "seed", *(f"score_{side}" for side in range(sides)), "winners"]
+    columns += ["deals", "plies", "seconds", "unfinished", "error"]
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        scores, winners = row.pop("scores"), row.pop("winners")
+        cells = [row["game"], row["seed"], *scores, " ".join(map(str, winners))]
+        writer.writerow(cells + [row[key] for key in columns[sides + 3 :]])
+    return buffer.getvalue()
 
 
 def _ray_pool(workers: int, address: str | None) -> Any:
@@ -495,11 +557,15 @@ def _summary(
     for side in range(sides):
         seats = variant.seats_of(side)
         players = ", ".join(f"{bot_names[s]}" for s in seats)
-        mean = sum(d[side] for d in deal_scores) / deals if deals else 0.0
         share = 100.0 * wins[side] / len(results) if results else 0.0
+        mean = ""
+        if deals:
+            score = mean_interval([d[side] for d in deal_scores])
+            mean = (
+                f", mean deal score {score.value:.1f} (95% CI {score.low:.1f} to {score.high:.1f})"
+            )
         print(
-            f"  side {side} ({players}): {_count(wins[side], 'win')} ({share:.1f}%), "
-            f"mean deal score {mean:.1f}",
+            f"  side {side} ({players}): {_count(wins[side], 'win')} ({share:.1f}%){mean}",
             file=out,
         )
     if shared:
@@ -573,34 +639,57 @@ def _read(path: str, what: str, limit: int = _input.MAX_FILE_BYTES) -> str:
     return _input.read_text(path, what=what, error=UsageError, limit=limit)
 
 
+def _read_input(path: str, what: str) -> str:
+    """The text of the file at ``path``, or of the standard input for ``-``."""
+    if path != "-":
+        return _read(path, what)
+    try:
+        text = sys.stdin.read(_input.MAX_FILE_BYTES + 1)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"the standard input is not UTF-8 text: {exc.reason}") from None
+    if len(text) > _input.MAX_FILE_BYTES:
+        raise UsageError(f"the standard input is larger than {_input.MAX_FILE_BYTES} bytes")
+    return text
+
+
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
-    text = _read(args.file, "record")
+    # Every file is checked and reported, each on its own line: an unreadable one on the
+    # standard error (status 2), one the rules refuse on the standard output (status 1).
+    status = OK
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            text = _read_input(path, "record")
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = USAGE
+            continue
+        line = _validate_one(name, text)
+        print(line, file=out)
+        if ": ok:" not in line:
+            status = max(status, RULES)
+    return status
+
+
+def _validate_one(name: str, text: str) -> str:
+    """The report line of one record: what it holds, or its first problem."""
     try:
         record = records.parse(text)
         result = record.replay()
     except ReplayError as exc:
         line = getattr(exc, "line", None)
         where = f" (line {line}, column {getattr(exc, 'column', '?')})" if line else ""
-        print(
-            f"{args.file}: ply {exc.ply}{where}: {str(exc.move)!r} is illegal: {exc.reason.value}",
-            file=out,
-        )
-        return RULES
+        return f"{name}: ply {exc.ply}{where}: {str(exc.move)!r} is illegal: {exc.reason.value}"
     except RecordError as exc:
-        print(f"{args.file}: {exc}", file=out)
-        return RULES
+        return f"{name}: {exc}"
     plies = len(record.moves)
     if isinstance(result, Match):
         state = "over" if result.is_over else "in progress"
-        print(
-            f"{args.file}: ok: {_count(plies, 'move')}, {_count(len(result.history), 'deal')}, "
-            f"match {state}, "
-            f"scores {' '.join(map(str, result.scores))}",
-            file=out,
+        return (
+            f"{name}: ok: {_count(plies, 'move')}, {_count(len(result.history), 'deal')}, "
+            f"match {state}, scores {' '.join(map(str, result.scores))}"
         )
-    else:
-        print(f"{args.file}: ok: {_count(plies, 'move')}, deal {result.phase}", file=out)
-    return OK
+    return f"{name}: ok: {_count(plies, 'move')}, deal {result.phase}"
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
@@ -632,6 +721,9 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
 # -- the parser --------------------------------------------------------------------------
 
 
+_VARIANT_HELP = "variant: a name, a .toml or .json config file, or inline JSON (default: classic)"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
         raise UsageError(f"{self.prog}: {message}")
@@ -650,7 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser("play", help="play against bots in the terminal")
-    p.add_argument("-v", "--variant", default="classic", help="variant name (default: classic)")
+    p.add_argument("-v", "--variant", default="classic", help=_VARIANT_HELP)
     p.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     p.add_argument(
         "--bots",
@@ -678,7 +770,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="let bots play many games and summarise")
     p.add_argument("-n", "--games", type=int, default=10, help="number of games (default: 10)")
-    p.add_argument("-v", "--variant", default="classic", help="variant name (default: classic)")
+    p.add_argument("-v", "--variant", default="classic", help=_VARIANT_HELP)
     p.add_argument(
         "--bots",
         default="greedy",
@@ -705,6 +797,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--address", default=None, help="with --backend ray: the Ray cluster to join")
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write one row per game: CSV if FILE ends in .csv, else JSON Lines",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
@@ -719,7 +816,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-v",
         "--variant",
         action="append",
-        help="variant name, repeatable (default: classic and modern-american)",
+        help="variant, repeatable: a name, a .toml or .json config file, or inline JSON "
+        "(default: classic and modern-american)",
     )
     p.add_argument(
         "-n", "--pairs", type=int, default=20, help="duplicate deal pairs per pair of bots (20)"
@@ -730,8 +828,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=cmd_ladder)
 
-    p = sub.add_parser("validate", help="check a game record; name the first illegal move")
-    p.add_argument("file", metavar="FILE", help="the record to check")
+    p = sub.add_parser("validate", help="check game records; name each one's first illegal move")
+    p.add_argument(
+        "files", metavar="FILE", nargs="+", help="the records to check; - reads standard input"
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("moves", help="list the legal moves of a position (JSON, api.md §6)")

@@ -45,7 +45,7 @@ from canasta.errors import (
 from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.state import GameState
-from canasta.variants import from_config, get
+from canasta.variants import from_text
 from canasta.variants.base import Variant
 
 __all__ = ["Record", "RecordReplayError", "dumps", "load", "loads", "parse"]
@@ -347,15 +347,7 @@ def _escape(text: str) -> str:
 
 def _read_variant(text: str, line: int) -> Variant:
     try:
-        if text.lstrip().startswith("{"):
-            try:
-                config = _input.loads(text, what="Variant", error=RecordError)
-            except RecordError as exc:
-                raise RecordError(str(exc), line, 1) from None
-            return from_config(config)
-        return get(text)
-    except RecordError:
-        raise
+        return from_text(text)
     except CanastaError as exc:
         raise RecordError(f"Variant: {exc}", line, 1) from None
 
