@@ -190,8 +190,8 @@ def test_moves_without_turn_numbers_or_seats() -> None:
 
 
 def test_tag_values_may_hold_escaped_quotes() -> None:
-    text = '[Game "deal"]\n[Variant "classic"]\n[Seed "7"]\n[Players "A \\"Ace\\" B"]\n'
-    assert records.parse(text).tag("Players") == 'A "Ace" B'
+    text = '[Game "deal"]\n[Variant "classic"]\n[Seed "7"]\n[Event "A \\"Ace\\" B"]\n'
+    assert records.parse(text).tag("Event") == 'A "Ace" B'
 
 
 def test_match_is_the_default_game() -> None:
@@ -205,7 +205,12 @@ def test_match_is_the_default_game() -> None:
     [
         ('[Variant "classic"\n', 1, 1, "bad tag"),
         ('[Variant "classic"]\n[Variant "classic"]\n', 2, 1, "twice"),
-        ('[Variant "classic"]\n[Seed "1"]\ndraw\n[Result "*"]\n', 4, 1, "after the moves"),
+        (
+            '[Variant "classic"]\n[Seed "1"]\ndraw\n[Result "*"]\n',
+            4,
+            1,
+            "a tag after the moves starts the next record",
+        ),
         ('[Variant "classic"]\n[Seed "1"]\n1. S0: draw meld:KQ!\n', 3, 13, "meld:KQ!"),
         ('[Variant "classic"]\n[Seed "1"]\ndraw {never closed\n', 3, 6, "never closed"),
         ('[Variant "classic"]\n[Seed "1"]\ndraw }\n', 3, 6, "without"),

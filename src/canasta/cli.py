@@ -33,7 +33,6 @@ from canasta.errors import (
     NotationError,
     PositionError,
     RecordError,
-    ReplayError,
     UnknownVariantError,
     VariantError,
 )
@@ -653,8 +652,9 @@ def _read_input(path: str, what: str) -> str:
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
-    # Every file is checked and reported, each on its own line: an unreadable one on the
-    # standard error (status 2), one the rules refuse on the standard output (status 1).
+    # Every file is checked, and every record in it, each reported on its own line: an
+    # unreadable file on the standard error (status 2), a record the rules refuse on the
+    # standard output (status 1).
     status = OK
     for path in args.files:
         name = "<stdin>" if path == "-" else path
@@ -664,32 +664,42 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
             print(f"error: {exc}", file=sys.stderr)
             status = USAGE
             continue
-        line = _validate_one(name, text)
-        print(line, file=out)
-        if ": ok:" not in line:
-            status = max(status, RULES)
+        for line, ok in _validate_text(name, text):
+            print(line, file=out)
+            if not ok:
+                status = max(status, RULES)
     return status
 
 
-def _validate_one(name: str, text: str) -> str:
+def _validate_text(name: str, text: str) -> list[tuple[str, bool]]:
+    """A report line per record of a file (``name (record 2): ...`` when it holds several),
+    and whether the record is good."""
+    try:
+        found = records.parse_all(text)
+    except RecordError as exc:
+        return [(f"{name}: {exc}", False)]
+    return [
+        _validate_one(name if len(found) == 1 else f"{name} (record {number})", record)
+        for number, record in enumerate(found, start=1)
+    ]
+
+
+def _validate_one(name: str, record: records.Record) -> tuple[str, bool]:
     """The report line of one record: what it holds, or its first problem."""
     try:
-        record = records.parse(text)
         result = record.replay()
-    except ReplayError as exc:
-        line = getattr(exc, "line", None)
-        where = f" (line {line}, column {getattr(exc, 'column', '?')})" if line else ""
-        return f"{name}: ply {exc.ply}{where}: {str(exc.move)!r} is illegal: {exc.reason.value}"
+    except records.RecordReplayError as exc:
+        where = f" (line {exc.line}, column {exc.column})"
+        return f"{name}: ply {exc.ply}{where}: {exc.text!r} is illegal: {exc.why}", False
     except RecordError as exc:
-        return f"{name}: {exc}"
-    plies = len(record.moves)
+        return f"{name}: {exc}", False
+    plies = _count(len(record.moves), "move")
     if isinstance(result, Match):
         state = "over" if result.is_over else "in progress"
-        return (
-            f"{name}: ok: {_count(plies, 'move')}, {_count(len(result.history), 'deal')}, "
-            f"match {state}, scores {' '.join(map(str, result.scores))}"
-        )
-    return f"{name}: ok: {_count(plies, 'move')}, deal {result.phase}"
+        deals = _count(len(result.history), "deal")
+        scores = " ".join(map(str, result.scores))
+        return f"{name}: ok: {plies}, {deals}, match {state}, scores {scores}", True
+    return f"{name}: ok: {plies}, deal {result.phase}", True
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:

@@ -18,7 +18,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from canasta import _input
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
-from canasta._rules.legality import Decision, after_reason, decide
+from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card
@@ -308,7 +308,7 @@ class GameState:
                 raise
             raise error from exc
         assert reason is not None
-        raise IllegalMoveError(parsed, reason)
+        raise IllegalMoveError(parsed, reason, why=explain(self._table, parsed, reason))
 
     def _advance(self, decision: Decision) -> GameState:
         """Commit a legal decision: the next table, memory and log."""
