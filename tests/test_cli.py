@@ -526,6 +526,18 @@ def test_validate_several_files_and_stdin(
     assert status == 1 and out.count("\n") == 2
 
 
+def test_validate_reports_each_record_of_a_file(capsys: Cap, tmp_path: Path) -> None:
+    good = records.dumps(canasta.Match.new("classic", seed=1).play("draw"), date="2026.01.01")
+    bad = good.replace(": draw", ": discard:K")
+    path = tmp_path / "games.txt"
+    path.write_text(good + "\n" + bad, encoding="utf-8")
+    status, out, _ = run(capsys, "validate", str(path))
+    assert status == 1
+    first, second = out.splitlines()
+    assert first.startswith(f"{path} (record 1): ok: 1 move, 1 deal, match in progress")
+    assert second.startswith(f"{path} (record 2): ply 0 (line 21, column 8): 'discard:K'")
+
+
 def test_validate_a_malformed_record(capsys: Cap, tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
     path.write_text('[Variant "classic"\n', encoding="utf-8")

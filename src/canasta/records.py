@@ -13,11 +13,13 @@ A record is a block of header tags followed by the moves, one turn per line::
     1. S0: draw meld:KKK discard:7
     2. S1: draw discard:4   { a comment }
 
-`dumps` writes a `Match` or a `GameState`;
-`loads` reads a record back and replays it; `parse` reads it without
-replaying. A malformed record raises `RecordError` with the line and
-column; an illegal move raises `RecordReplayError` (a `ReplayError`)
-with its ply, line and column and the reason.
+`dumps` writes a `Match`, a `GameState` or a parsed `Record` (with its comments), and
+`dump` writes the same to a file; `loads` reads a record back and replays it, `load`
+from a file; `parse` reads it without replaying. A text may hold several records, one
+after another as PGN games do: `parse_all`, `loads_all` and `load_all` read every one.
+A malformed record raises `RecordError` with the line and column; an illegal move
+raises `RecordReplayError` (a `ReplayError`) with its ply, line and column, the reason,
+and the move as written.
 """
 
 from __future__ import annotations
@@ -130,9 +132,24 @@ class Comment:
             a line).
     """
 
-    ply: int
-    text: str
+    ply: int = attrs.field()
+    text: str = attrs.field()
     braced: bool = False
+
+    @ply.validator
+    def _check_ply(self, _: object, ply: object) -> None:
+        if type(ply) is not int or ply < 0:
+            raise RecordError(f"a comment's ply must be an integer from 0, got {ply!r}")
+
+    @text.validator
+    def _check_text(self, _: object, text: object) -> None:
+        # What a record could not hold: a } inside {...}, a line break after ;.
+        bad = "}" if self.braced else "\n\r"
+        if not isinstance(text, str) or any(ch in bad for ch in text):
+            raise RecordError(
+                f"a {'{...}' if self.braced else '; ...'} comment cannot hold "
+                f"{_input.excerpt(text)}"
+            )
 
 
 @attrs.frozen
@@ -359,7 +376,8 @@ class Record:
                 )
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+# Possessive, so a long value is scanned once, without a backtracking stack per character.
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*+)"\s*\]\s*$')
 _TURN = re.compile(r"\d+\.$")
 _SEAT = re.compile(r"[Ss](\d+):$")
 
@@ -528,7 +546,7 @@ class _Game:
         self.seats: list[int | None] = []
         self.written: list[str] = []
         self.comments: list[Comment] = []
-        self.past_tags = False  # a line that is not a tag came after the tags
+        self.past_tags = False  # a line that is not a tag came after some tags or moves
 
     def record(self, first: bool) -> Record:
         if not any(key == "Variant" for key, _ in self.tags):
@@ -574,7 +592,7 @@ def parse_all(text: str) -> tuple[Record, ...]:
         if brace is None and raw.lstrip().startswith("["):
             # A tag line: taken as it is (a value may hold braces or semicolons).
             column = len(raw) - len(raw.lstrip()) + 1
-            if game.past_tags and (game.tags or game.moves):
+            if game.past_tags:
                 game = _Game()  # the tags of the next record
                 games.append(game)
             match = _TAG.match(raw.strip())
@@ -586,7 +604,7 @@ def parse_all(text: str) -> tuple[Record, ...]:
             game.tags.append((name, value))
             game.tag_lines.append((name, number))
             continue
-        game.past_tags = True
+        game.past_tags = bool(game.tags or game.moves)
         line, brace, notes = _without_comments(raw, number, brace)
         moves_before = len(game.moves)
         _read_moves(line, number, game)
