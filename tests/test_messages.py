@@ -119,6 +119,14 @@ def test_a_move_after_the_deal_ends_says_the_deal_is_over() -> None:
     for move in ("draw", "discard:K", "yes"):
         error = refusal(final, move)
         assert error.reason is IllegalReason.GAME_OVER and error.why == "the deal is over"
+    # A server naming the seat hears the same: no seat is to move once the deal is over.
+    for seat in (0, 1):
+        assert final.check("draw", seat=seat) is IllegalReason.GAME_OVER
+        with pytest.raises(canasta.IllegalMoveError, match="the deal is over"):
+            final.apply("draw", seat=seat)
+        with pytest.raises(canasta.ReplayError) as info:
+            final.play("draw", seat=seat)
+        assert info.value.reason is IllegalReason.GAME_OVER
 
 
 def test_validate_quotes_the_move_as_written(tmp_path: Path, capsys: Any) -> None:

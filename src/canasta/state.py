@@ -95,6 +95,12 @@ def _guarded(
     return call
 
 
+def _not_to_move(table: Table, seat: int | None) -> bool:
+    """``seat`` was named and is not to move. Once the deal is over no seat is to move,
+    and a move is refused because the deal is over, whoever makes it."""
+    return seat is not None and table.to_move is not None and seat != table.to_move
+
+
 class GameState:
     """One deal of Canasta: every card's place, whose turn it is, and the turn's progress.
 
@@ -271,7 +277,7 @@ class GameState:
         """None if ``move`` is legal here, else the reason it is not (``seat``: as for
         `apply`)."""
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             return IllegalReason.NOT_YOUR_TURN
         return self._reason(parsed)[0]
 
@@ -304,7 +310,7 @@ class GameState:
         from a seat that is not to move is refused with ``IllegalReason.NOT_YOUR_TURN``.
         """
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             raise IllegalMoveError(parsed, IllegalReason.NOT_YOUR_TURN)
         try:
             reason, decision = self._reason(parsed)
@@ -342,7 +348,7 @@ class GameState:
         """
         state = self
         for ply, parsed in enumerate(flatten_moves(moves)):
-            if seat is not None and seat != state._table.to_move:
+            if _not_to_move(state._table, seat):
                 raise ReplayError(parsed, IllegalReason.NOT_YOUR_TURN, ply)
             reason, decision = state._reason(parsed)
             if decision is None:
