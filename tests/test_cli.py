@@ -375,23 +375,26 @@ def test_play_stops_at_the_pause_on_quit(capsys: Cap, monkeypatch: MP, tmp_path:
     assert isinstance(match, canasta.Match) and len(match.deals) == 1 and match.deal_number == 2
 
 
-def test_the_partners_question_in_words(capsys: Cap) -> None:
-    from canasta.cli import _partner_question
-
-    state = canasta.GameState.from_dict(
-        {
-            "variant": "classic",
-            "hands": ["KH 5D", "4C", "4D 4S 4H", "4H"],
-            "stock": "9S 9H",
-            "phase": "answer",
-            "to_move": 2,
-            "turn": {"asked": True},
-            "melds": [["QS QS QH QH QD QD QC"], []],
-        }
+def test_the_partners_question_in_words(capsys: Cap, monkeypatch: MP) -> None:
+    # Deal seed 30: taking the first move each time, seat 0 is asked by seat 2 at ply 40.
+    status, out, _ = run(
+        capsys,
+        "play",
+        "--deal",
+        "--seed",
+        "30",
+        "--ascii",
+        stdin="1\n" * 300,
+        monkeypatch=monkeypatch,
     )
-    question = _partner_question(state.observe(2))
-    assert question.startswith("Your partner (seat 0) asks: may I go out?")
-    assert _partner_question(state.observe(1)) == ""
+    assert status == 0
+    lines = out.splitlines()
+    asked = lines.index("seat 2: ask  (may I go out?)")
+    question = "Your partner (seat 2) asks: may I go out? Answer yes (go out) or no (keep playing)."
+    at = lines.index(question, asked)
+    assert lines[at + 1] == "1) yes   2) no"
+    assert lines[at + 2].endswith("seat 0: yes  (go out)")
+    assert out.count("asks: may I go out?") == 1  # only the seat asked sees the question
 
 
 # -- simulate ----------------------------------------------------------------------------
