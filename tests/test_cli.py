@@ -296,17 +296,15 @@ def test_play_deal_speaks_of_a_deal(capsys: Cap, monkeypatch: MP, tmp_path: Path
     assert "match" not in out.lower()
 
 
+def typed_deal(capsys: Cap, monkeypatch: MP, seed: int, typed: str) -> tuple[int, str]:
+    """``canasta play --deal --seed SEED --ascii`` with ``typed`` as the person's input."""
+    argv = ["play", "--deal", "--seed", str(seed), "--ascii"]
+    status, out, _ = run(capsys, *argv, stdin=typed, monkeypatch=monkeypatch)
+    return status, out
+
+
 def test_play_shows_the_card_drawn(capsys: Cap, monkeypatch: MP) -> None:
-    status, out, _ = run(
-        capsys,
-        "play",
-        "--deal",
-        "--seed",
-        "3",
-        "--ascii",
-        stdin="draw\nquit\n",
-        monkeypatch=monkeypatch,
-    )
+    status, out = typed_deal(capsys, monkeypatch, 3, "draw\nquit\n")
     before = canasta.new_game("classic", seed=3)
     after = before.apply("draw")
     drawn = [c for c in after.hand(0) if after.hand(0).count(c) > before.hand(0).count(c)]
@@ -314,10 +312,7 @@ def test_play_shows_the_card_drawn(capsys: Cap, monkeypatch: MP) -> None:
 
 
 def test_play_answers_a_mistake_in_one_line(capsys: Cap, monkeypatch: MP) -> None:
-    script = "discard:7\nmeld:QQ!\n99\ndraw\nquit\n"
-    status, out, _ = run(
-        capsys, "play", "--deal", "--seed", "3", "--ascii", stdin=script, monkeypatch=monkeypatch
-    )
+    status, out = typed_deal(capsys, monkeypatch, 3, "discard:7\nmeld:QQ!\n99\ndraw\nquit\n")
     assert status == 0
     before_draw = out[: out.index("seat 0: draw")]
     assert before_draw.count("Your hand (seat 0") == 1  # the table is not drawn again
@@ -332,15 +327,7 @@ def test_play_takes_cards_as_the_table_shows_them(capsys: Cap, monkeypatch: MP) 
         ("discard:★", "discard:*"),
         ("discard:10♦", "discard:TD"),
     ):
-        status, out, _ = run(
-            capsys,
-            "play",
-            "--deal",
-            "--seed",
-            "1",
-            stdin=f"draw\n{typed}\nquit\n",
-            monkeypatch=monkeypatch,
-        )
+        status, out = typed_deal(capsys, monkeypatch, 1, f"draw\n{typed}\nquit\n")
         assert status == 0 and f"seat 0: {played}" in out, typed
 
 
@@ -377,16 +364,7 @@ def test_play_stops_at_the_pause_on_quit(capsys: Cap, monkeypatch: MP, tmp_path:
 
 def test_the_partners_question_in_words(capsys: Cap, monkeypatch: MP) -> None:
     # Deal seed 30: taking the first move each time, seat 0 is asked by seat 2 at ply 40.
-    status, out, _ = run(
-        capsys,
-        "play",
-        "--deal",
-        "--seed",
-        "30",
-        "--ascii",
-        stdin="1\n" * 300,
-        monkeypatch=monkeypatch,
-    )
+    status, out = typed_deal(capsys, monkeypatch, 30, "1\n" * 300)
     assert status == 0
     lines = out.splitlines()
     asked = lines.index("seat 2: ask  (may I go out?)")
