@@ -18,7 +18,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from canasta import _input
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
-from canasta._rules.legality import Decision, after_reason, decide
+from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card, cards_of
@@ -93,6 +93,12 @@ def _guarded(
             raise error from exc
 
     return call
+
+
+def _not_to_move(table: Table, seat: int | None) -> bool:
+    """``seat`` was named and is not to move. Once the deal is over no seat is to move,
+    and a move is refused because the deal is over, whoever makes it."""
+    return seat is not None and table.to_move is not None and seat != table.to_move
 
 
 class GameState:
@@ -271,7 +277,7 @@ class GameState:
         """None if ``move`` is legal here, else the reason it is not (``seat``: as for
         `apply`)."""
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             return IllegalReason.NOT_YOUR_TURN
         return self._reason(parsed)[0]
 
@@ -304,7 +310,7 @@ class GameState:
         from a seat that is not to move is refused with ``IllegalReason.NOT_YOUR_TURN``.
         """
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             raise IllegalMoveError(parsed, IllegalReason.NOT_YOUR_TURN)
         try:
             reason, decision = self._reason(parsed)
@@ -316,7 +322,7 @@ class GameState:
                 raise
             raise error from exc
         assert reason is not None
-        raise IllegalMoveError(parsed, reason)
+        raise IllegalMoveError(parsed, reason, why=explain(self._table, parsed, reason))
 
     def _advance(self, decision: Decision) -> GameState:
         """Commit a legal decision: the next table, memory and log."""
@@ -342,7 +348,7 @@ class GameState:
         """
         state = self
         for ply, parsed in enumerate(flatten_moves(moves)):
-            if seat is not None and seat != state._table.to_move:
+            if _not_to_move(state._table, seat):
                 raise ReplayError(parsed, IllegalReason.NOT_YOUR_TURN, ply)
             reason, decision = state._reason(parsed)
             if decision is None:

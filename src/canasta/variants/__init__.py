@@ -3,8 +3,9 @@
 - `names` lists the registered variants, `aliases` their other names, and
   `get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
 - `from_config` reads a mapping such as ``{"variant": "classic-2p",
-  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file, and
-  ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
+  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file,
+  `from_text` a name or a config as JSON text (as a record's ``Variant`` tag holds it),
+  and ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
 - `register` adds a variant. Installed packages add theirs through the entry-point
   group ``canasta.variants``, loaded on first use of the registry. An entry point names a
   `Variant`, or a callable returning one, or a callable returning an iterable of
@@ -48,6 +49,7 @@ __all__ = [
     "Variant",
     "aliases",
     "from_config",
+    "from_text",
     "get",
     "load",
     "names",
@@ -293,6 +295,20 @@ def from_config(config: Mapping[str, Any]) -> Variant:
             raise VariantError(f"config keys must be option names (strings), got {key!r}")
     options = {k: v for k, v in config.items() if k != "variant"}
     return get(name, **options)
+
+
+def from_text(text: str) -> Variant:
+    """A variant named by ``text``: a registered name or alias, or a config mapping as JSON
+    text (``'{"variant": "classic", "target_score": 3000}'``).
+
+    JSON text is read with the bounds of every reader (1 MiB, nesting at most 32 deep,
+    integers of at most 20 digits); malformed JSON raises `VariantError`.
+    """
+    if not isinstance(text, str):
+        raise VariantError(f"a variant must be named by text, got {_input.excerpt(text)}")
+    if text.lstrip().startswith("{"):
+        return from_config(_input.loads(text, what="variant config", error=VariantError))
+    return get(text)
 
 
 def load(path: str | os.PathLike[str]) -> Variant:
