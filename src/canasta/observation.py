@@ -26,6 +26,7 @@ import attrs
 
 from canasta._input import excerpt
 from canasta.cards import CARDS, RANKS, Card, format_codes
+from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Move
 from canasta.table import (
@@ -56,7 +57,7 @@ def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in codes)
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class Observation:
     """Everything ``seat`` may know about a deal (api.md §5).
 
@@ -131,6 +132,17 @@ class Observation:
     def history(self) -> tuple[Event, ...]:
         """The public history of the deal since it was dealt or read, oldest first."""
         return log_events(self._log)
+
+    def __str__(self) -> str:
+        """The table as this seat sees it, drawn as ``canasta play`` draws it."""
+        return draw_observation(self, LETTERS)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Observation {self.variant.name} seat={self.seat} phase={self.phase} "
+            f"to_move={self.to_move} hand={len(self.hand)} stock={self.stock_size} "
+            f"pile={self.pile_size} top={self.pile_top}>"
+        )
 
     # -- derived facts ---------------------------------------------------------------------
 

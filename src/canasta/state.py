@@ -22,6 +22,7 @@ from canasta._rules.legality import Decision, after_reason, decide
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card
+from canasta.display import LETTERS, draw_state
 from canasta.errors import (
     ArgumentError,
     CanastaError,
@@ -403,6 +404,10 @@ class GameState:
         # The log as a flat tuple of events: pickling the linked steps would recurse once
         # per move.
         return (_restore, (self._table, self._memory, log_steps(self._log)))
+
+    def __str__(self) -> str:
+        """The whole table drawn as text, every hand shown (`canasta.display.draw_state`)."""
+        return draw_state(self, LETTERS)
 
     def __repr__(self) -> str:
         top = self.pile_top
