@@ -1,9 +1,10 @@
-"""Shuffling and dealing a new deal (spec §2.2, §3.5.2): `new_game`.
+"""Shuffling and dealing a new deal: `new_game`.
 
 The deck order is the only randomness in the library: ``new_game(seed=...)`` is
 reproducible, and ``new_game(deck=...)`` deals from an exact card order (for records,
 tests, and environments whose chance events pick the cards).
 """
+# Spec §2.2, §3.5.2.
 
 from __future__ import annotations
 

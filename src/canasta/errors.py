@@ -1,8 +1,9 @@
 """The exception types of the library, and the machine-readable reasons for illegal moves.
 
 Every error derives from `CanastaError`. Messages always quote the input that was
-wrong and say why (api.md §8).
+wrong and say why.
 """
+# api.md §8.
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Moves and their notation (api.md §3).
+"""Moves and their notation.
 
 A move is one token without spaces: ``draw``, ``take:KK``, ``meld:KKK2``, ``add:K+2``,
 ``discard:7H``, ``ask``, ``yes``, ``no``, ``end``. Cards in a move may be exact cards
@@ -6,6 +6,7 @@ A move is one token without spaces: ``draw``, ``take:KK``, ``meld:KKK2``, ``add:
 canonical order (naturals A, 3..K, then 2, then the joker; suits S H D C) so that equal
 plays compare equal and ``parse_move(str(m)) == m``.
 """
+# api.md §3.
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What one seat may know: `Observation` (api.md §5).
+"""What one seat may know: `Observation`.
 
 An observation is built *for an explicit seat*. It has two parts:
 
@@ -16,6 +16,7 @@ equal observations. The deal's public history (`Observation.history`) is there t
 but, like a state's history, not compared. `canasta.sample_state` deals the unseen cards
 into a full state that gives the same observation.
 """
+# api.md §5.
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
 
 @attrs.frozen(slots=False, repr=False)
 class Observation:
-    """Everything ``seat`` may know about a deal (api.md §5).
+    """Everything ``seat`` may know about a deal.
 
     Build one with `canasta.GameState.observe`. Equality compares everything but the
     ``history``, as a `GameState`'s equality does.
@@ -76,14 +77,15 @@ class Observation:
         melds: each side's melds.
         threes: each side's threes laid face up.
         opened: each side has completed its initial meld this deal.
-        melded_seats: each seat has melded or laid off earlier this deal (spec §2.10).
+        melded_seats: each seat has melded or laid off earlier this deal.
         pile_top: the pile's top card, or None when the pile is empty.
         pile_size: the number of cards in the pile.
-        frozen: the pile is frozen (spec §2.7).
+        frozen: the pile is frozen.
         stock_size: the number of cards in the stock.
         turn: the public progress of the current turn (pile taken, opening value so far,
             pile cards waiting to join the hand, partner asked and the answer, ...).
-        asked: how often each seat has asked partner (Modern American, D26).
+        asked: how often each seat has asked partner (Modern American counts it over
+            the whole game).
         lone: the lone hand of 3-player cutthroat once known, else None.
         went_out: the seat that went out, once the deal is over.
         concealed: the deal ended by a concealed going out.
@@ -96,6 +98,8 @@ class Observation:
         history: the public history of the deal since it was dealt or read (not
             compared).
     """
+
+    # api.md §5; spec §2.10 (melded_seats), §2.7 (frozen); D26 (asked).
 
     variant: Variant
     seat: int

@@ -1,10 +1,11 @@
-"""The position format (api.md §6): ``GameState.to_dict`` and ``GameState.from_dict``.
+"""The position format: ``GameState.to_dict`` and ``GameState.from_dict``.
 
 A position is the table (`canasta.table.Table`) and what the table remembers
 (`canasta.table.Memory`: the keys ``known`` and ``discarded``), so a reloaded deal observes
 like the original. Input is checked thoroughly; any problem raises `PositionError` saying
 what is wrong, and nothing partial is ever returned.
 """
+# api.md §6.
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The public game state of one deal: `GameState` (api.md §4).
+"""The public game state of one deal: `GameState`.
 
 A ``GameState`` is an immutable value over three records: the table (`canasta.table.Table`:
 every card's place and the turn's progress), the table's memory of the deal (what every seat
@@ -7,6 +7,7 @@ between states, and the memory is carried forward by each move. Every rule lives
 `canasta._rules`; this module parses moves, caches the legal-move list and converts to and
 from the position format.
 """
+# api.md §4.
 
 from __future__ import annotations
 
@@ -353,7 +354,8 @@ class GameState:
 
     @_guarded
     def observe(self, seat: int) -> Observation:
-        """What ``seat`` may see (api.md §5)."""
+        """What ``seat`` may see."""
+        # api.md §5.
         table = self._table
         legal = self.legal_moves() if table.to_move == seat else ()
         return build(table, self._memory, self._log, seat, legal)
@@ -361,12 +363,14 @@ class GameState:
     # -- the position format ----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The position format of api.md §6."""
+        """The position as JSON-ready data: the format of the Positions page."""
+        # api.md §6.
         return to_dict(self._table, self._memory)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        """Read a position (api.md §6); raises PositionError on bad input."""
+        """Read a position; raises PositionError on bad input."""
+        # api.md §6.
         table, memory = from_dict(data)
         return cls(table, memory)
 

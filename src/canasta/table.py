@@ -114,9 +114,11 @@ class Meld:
 class Group:
     """Cards of one rank that the player to move melded this turn (``meld:``/``take:``).
 
-    Spec §2.10 (concealed: each own group is a valid meld alone) and §3.5.4 (the initial
-    meld's content) look at these groups.
+    A concealed going out (each own group is a valid meld alone) and the Modern American
+    initial meld's content look at these groups.
     """
+
+    # Spec §2.10 and §3.5.4.
 
     rank: int
     naturals: int

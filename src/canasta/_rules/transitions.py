@@ -76,7 +76,8 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
 
 def begin_turn(st: Table, seat: int, **changes: object) -> Table:
     """Start ``seat``'s turn (applying ``changes`` too); where threes are declared at the
-    player's first turn (D3), its threes go down first."""
+    player's first turn, its threes go down first."""
+    # D3.
     st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
     if not st.variant.declares_threes_at_deal:
         st = declare_threes(st, seat)
@@ -155,7 +156,8 @@ def _draw(st: Table, seat: int) -> Table:
 
 
 def _join_waiting(st: Table, seat: int) -> Table:
-    """Spec §2.7 procedure (2): the rest of the pile joins the hand; threes go face up."""
+    """The rest of the pile joins the hand; threes go face up."""
+    # Spec §2.7 procedure (2).
     variant = st.variant
     waiting = st.turn.waiting
     side = variant.side_of(seat)
@@ -171,7 +173,8 @@ def _join_waiting(st: Table, seat: int) -> Table:
 
 
 def _partner(st: Table, seat: int) -> int | None:
-    """Spec §3.3 cutthroat: the partner of ``seat`` once the lone hand is known."""
+    """Cutthroat: the partner of ``seat`` once the lone hand is known."""
+    # Spec §3.3.
     lone = st.lone
     if lone is None or seat == lone:
         return None

@@ -1,4 +1,4 @@
-"""The variant registry (api.md §2): names, aliases, options, config files and plugins.
+"""The variant registry: names, aliases, options, config files and plugins.
 
 - `names` lists the registered variants, `aliases` their other names, and
   `get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
@@ -22,6 +22,7 @@ Every error names the input that was wrong: an unknown variant raises
 `UnknownVariantError` listing the known names; an unknown,
 ill-typed or impossible option raises `VariantError` naming it.
 """
+# api.md §2.
 
 from __future__ import annotations
 
@@ -262,9 +263,10 @@ def _preset(name: str) -> Variant:
 def get(name: str, /, **options: Any) -> Variant:
     """The variant registered as ``name`` (a name or an alias) with ``options`` changed.
 
-    Options are the flags of spec §5 (``target_score``, ``draw_count``, ...); see
-    ``get(name).option_specs()``.
+    Options are the variant's option fields (``target_score``, ``draw_count``, ...),
+    listed on each variant page of the docs; see ``get(name).option_specs()``.
     """
+    # Spec §5.
     preset = _preset(name)
     if not options:
         return preset

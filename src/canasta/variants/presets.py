@@ -1,8 +1,9 @@
-"""The built-in presets (spec §3): classic for 2, 3, 4 and 6 players, Modern American, and
+"""The built-in presets: classic for 2, 3, 4 and 6 players, Modern American, and
 the Dutch home rules of seed S4.
 
 Presets that differ only in numbers are instances of one class with other field values.
 """
+# Spec §3.
 
 from __future__ import annotations
 
