@@ -16,6 +16,8 @@ import attrs
 from canasta._input import excerpt
 from canasta.errors import NotationError
 
+__all__ = ["Card", "parse_cards"]
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 JOKER_RANK = 13

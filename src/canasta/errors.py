@@ -13,6 +13,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from canasta.moves import Move
 
+__all__ = [
+    "ArgumentError",
+    "CanastaError",
+    "IllegalMoveError",
+    "IllegalReason",
+    "NotationError",
+    "PositionError",
+    "RecordError",
+    "ReplayError",
+    "UnknownVariantError",
+    "VariantError",
+]
+
 
 class CanastaError(Exception):
     """Base class of every error raised by the library."""

@@ -63,7 +63,9 @@ class Observation:
     """Everything ``seat`` may know about a deal.
 
     Build one with `canasta.GameState.observe`. Equality compares everything but the
-    ``history``, as a `GameState`'s equality does.
+    ``history``, as a `GameState`'s equality does. ``print(observation)`` draws the table
+    as this seat sees it, as ``canasta play`` shows it (`canasta.display.draw_observation`);
+    ``repr(observation)`` is one short line.
 
     Attributes:
         variant: the rules.
@@ -240,7 +242,7 @@ def _turn_dict(turn: Turn) -> dict[str, Any]:
     return entry
 
 
-def build(
+def _build(
     table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""

@@ -43,6 +43,8 @@ from canasta.table import (
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
 
+__all__: list[str] = []
+
 _KEYS = {
     "variant",
     "scores",

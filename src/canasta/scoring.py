@@ -11,7 +11,7 @@ import attrs
 
 from canasta.table import ScoreLine, Table
 
-__all__ = ["Outcome", "ScoreLine", "score_deal"]
+__all__ = ["Outcome", "ScoreLine"]
 
 
 @attrs.frozen

@@ -34,7 +34,7 @@ from canasta.errors import (
     VariantError,
 )
 from canasta.moves import Move, Moves, flatten_moves, parse_move
-from canasta.observation import Observation, build
+from canasta.observation import Observation, _build
 from canasta.position import from_dict, to_dict
 from canasta.scoring import Outcome, score_deal
 from canasta.table import (
@@ -104,6 +104,9 @@ class GameState:
     `apply` and `play`, which return new states. States are immutable values: equal when
     the table and what it remembers are equal (the history aside); `copy.copy` and
     `copy.deepcopy` return the state itself.
+
+    ``print(state)`` draws the whole table, every hand shown, with cards in the notation
+    (`canasta.display.draw_state`); ``repr(state)`` is one short line.
     """
 
     __slots__ = ("__weakref__", "_legal", "_log", "_memory", "_table")
@@ -358,7 +361,7 @@ class GameState:
         # api.md §5.
         table = self._table
         legal = self.legal_moves() if table.to_move == seat else ()
-        return build(table, self._memory, self._log, seat, legal)
+        return _build(table, self._memory, self._log, seat, legal)
 
     # -- the position format ----------------------------------------------------------------
 

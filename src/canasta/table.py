@@ -18,6 +18,8 @@ from canasta.moves import Move
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
 
+__all__ = ["Event", "Group", "Meld", "ScoreLine", "Turn"]
+
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
 #: A canasta is a meld of seven cards or more (spec §2.5), in every variant.

@@ -18,6 +18,8 @@ from canasta.observation import Observation
 from canasta.table import WILD_RANK, Meld
 from canasta.variants.base import Variant
 
+__all__: list[str] = []
+
 #: Cards in a canasta (spec §2.5), and the largest Modern American meld (§3.5.3).
 CANASTA = 7
 #: Modern American: the ranks whose pure melds score 2500, or cost 2500 if unfinished,

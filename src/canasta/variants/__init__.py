@@ -60,11 +60,11 @@ __all__ = [
 #: The entry-point group through which installed packages register variants.
 ENTRY_POINT_GROUP = "canasta.variants"
 #: The file suffixes `load` reads.
-CONFIG_SUFFIXES = (".toml", ".json")
+_CONFIG_SUFFIXES = (".toml", ".json")
 
 #: The longest variant name looked up: names are short words, and a "did you mean"
 #: search over a longer text would only waste time and memory.
-MAX_NAME_CHARS = 200
+_MAX_NAME_CHARS = 200
 
 _PRESETS: dict[str, Variant] = {}
 _ALIASES: dict[str, str] = {}
@@ -248,7 +248,7 @@ def _preset(name: str) -> Variant:
             raise VariantError(f"variant {name!r} cannot be used: {error}") from error
     known = ", ".join(names())
     hint = ""
-    if isinstance(name, str) and len(name) <= MAX_NAME_CHARS:
+    if isinstance(name, str) and len(name) <= _MAX_NAME_CHARS:
         close = difflib.get_close_matches(name, [*_PRESETS, *_ALIASES], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
     broken = ""
@@ -312,10 +312,10 @@ def load(path: str | os.PathLike[str]) -> Variant:
         raise VariantError(f"a variant config path must be a file name, got {path!r}")
     what = f"variant config {_input.excerpt(os.fspath(path), _input.PATH_CHARS)}"
     suffix = os.path.splitext(os.fspath(path))[1]
-    if suffix.lower() not in CONFIG_SUFFIXES:
+    if suffix.lower() not in _CONFIG_SUFFIXES:
         raise VariantError(
             f"{what}: unknown file type {_input.excerpt(suffix)}; "
-            f"use {' or '.join(CONFIG_SUFFIXES)}"
+            f"use {' or '.join(_CONFIG_SUFFIXES)}"
         )
     text = _input.read_text(
         path, what="variant config", error=VariantError, limit=_input.MAX_JSON_CHARS

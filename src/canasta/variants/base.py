@@ -23,6 +23,8 @@ from canasta.errors import IllegalReason, UnknownVariantError, VariantError
 if TYPE_CHECKING:
     from canasta.table import ScoreLine, Table
 
+__all__ = ["LastStockThree", "OptionSpec", "Variant"]
+
 # Opening content flags (spec §3.5.4, D22): which kinds of melds an initial meld contains;
 # `Variant.opening_done` reads them.
 CLEAN3 = 1  # a meld of >= 3 naturals and no wild

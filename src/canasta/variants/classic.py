@@ -23,10 +23,12 @@ from canasta.variants.base import (
     table_field,
 )
 
+__all__ = ["ClassicVariant"]
+
 # Spec §2.8: the initial-meld minimum by cumulative score (s < 0 is `negative_score_minimum`).
-CLASSIC_MINIMUMS = ((0, 50), (1500, 90), (3000, 120))
+_CLASSIC_MINIMUMS = ((0, 50), (1500, 90), (3000, 120))
 # Spec §2.13: red-three term by count in a 2-deck game (800 for all four).
-RED_THREES_2DECK = (0, 100, 200, 300, 800)
+_RED_THREES_2DECK = (0, 100, 200, 300, 800)
 # Spec §2.13, §3.4: 3-deck games (1000 for five, 1200 for six).
 RED_THREES_3DECK = (0, 100, 200, 300, 400, 1000, 1200)
 
@@ -42,8 +44,8 @@ class ClassicVariant(Variant):
     classic_wild_canasta_bonus: int = int_field(1000)  # D1
     initial_meld_failure: str = choice_field("reject")  # D2
     negative_score_minimum: int = choice_field(15, 0)  # D7
-    minimum_table: tuple[tuple[int, int], ...] = table_field(CLASSIC_MINIMUMS)  # §2.8, §3.4
-    red_three_scores: tuple[int, ...] = ints_field(RED_THREES_2DECK)  # §2.13
+    minimum_table: tuple[tuple[int, int], ...] = table_field(_CLASSIC_MINIMUMS)  # §2.8, §3.4
+    red_three_scores: tuple[int, ...] = ints_field(_RED_THREES_2DECK)  # §2.13
     upcard_skip: str = choice_field("wild_red3", "wild_any3", "none")  # D4
     upcard_red_three_freezes: bool = bool_field(True)  # D5
     black_three_meld_wilds: bool = bool_field(False)  # D6

@@ -37,6 +37,8 @@ from canasta.variants.base import (
     table_field,
 )
 
+__all__ = ["ModernAmericanVariant"]
+
 # Spec §3.5.4: 125 below 3000 (negative scores included), 155 from 3000, 180 from 5000.
 MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 #: Spec §3.5.9: threes of one colour, by count.

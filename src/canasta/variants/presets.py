@@ -11,6 +11,8 @@ from canasta.variants.base import Variant
 from canasta.variants.classic import RED_THREES_3DECK, ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
 
+__all__: list[str] = []
+
 #: Spec §3.1, the reference game: 4 players in 2 partnerships.
 CLASSIC = ClassicVariant(name="classic")
 
