@@ -135,3 +135,12 @@ def test_the_drawing_shown_in_the_docs_is_real() -> None:
     marker = '<!-- the drawing of new_game("classic", seed=7).observe(0)'
     block = page.split(marker, 1)[1].split("```text\n", 1)[1].split("\n```", 1)[0]
     assert block == str(canasta.new_game("classic", seed=7).observe(0))
+
+
+def test_a_rank_is_labelled_as_its_cards_are_written() -> None:
+    obs = canasta.new_game("classic", seed=7).observe(0)
+    assert canasta.Card.parse("TD") in obs.hand
+    [letters] = [line for line in str(obs).splitlines() if "TD" in line]
+    assert "T: TD" in letters and "10" not in letters
+    [symbols] = [line for line in draw_observation(obs, Style()).splitlines() if "10♦" in line]
+    assert "10: 10♦" in symbols

@@ -102,7 +102,7 @@ def _grouped_hand(hand: Sequence[Card], style: Style) -> str:
     order = sorted(groups, key=lambda k: _RANK_ORDER.index(k) if k != "wild" else len(_RANK_ORDER))
     parts = []
     for key in order:
-        label = "10" if key == "T" else key
+        label = "10" if key == "T" and style.symbols else key  # as the style writes the rank
         parts.append(f"{label}: {style.cards(groups[key])}")
     return "   ".join(parts) if parts else "(empty)"
 
