@@ -215,19 +215,27 @@ def documented(module: str, name: str) -> bool:
     return where in shown
 
 
+@cache
+def project_nodes() -> tuple[tuple[Path, tuple[ast.AST, ...]], ...]:
+    """Every node of every Python file of the project, by file."""
+    files = sorted(
+        path
+        for folder in ("src", "tests", "examples", "benchmarks", "tools")
+        for path in (ROOT / folder).rglob("*.py")
+    )
+    return tuple(
+        (path, tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))) for path in files
+    )
+
+
 def used_elsewhere(module: str, name: str) -> bool:
     """Does another module of the project import ``name`` from ``module`` or read it as an
     attribute of the module (``position._KEYS``-style)?"""
     last = module.rsplit(".", 1)[-1]
-    files = [
-        p
-        for d in ("src", "tests", "examples", "benchmarks", "tools")
-        for p in (ROOT / d).rglob("*.py")
-    ]
-    for path in files:
+    for path, nodes in project_nodes():
         if path == MODULES[module]:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes:
             if (
                 isinstance(node, ast.ImportFrom)
                 and node.module == module
