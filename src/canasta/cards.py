@@ -1,9 +1,10 @@
-"""Cards and their notation (api.md §1, spec §0.1 and §1.2).
+"""Cards and their notation.
 
 Inside the engine a card is a small integer *code*: ``rank * 4 + suit`` for suited cards
 and `JOKER` for the joker. `Card` is the public value built from a code.
 Ranks are indexed in notation order ``A 2 3 4 5 6 7 8 9 T J Q K``; the joker has rank 13.
 """
+# api.md §1, spec §0.1 and §1.2.
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import attrs
 
 from canasta._input import excerpt
 from canasta.errors import NotationError
+
+__all__ = ["Card", "parse_cards"]
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -31,12 +34,14 @@ BLACK_THREES: frozenset[int] = frozenset({THREE * 4, THREE * 4 + 3})
 
 
 def is_wild(code: int) -> bool:
-    """True for twos and jokers (spec §1.1)."""
+    """True for twos and jokers."""
+    # Spec §1.1.
     return code == JOKER or code >> 2 == TWO
 
 
 def card_value(code: int) -> int:
-    """Point value of a card (spec §1.2); red threes count 0 here, see the variant."""
+    """Point value of a card; red threes count 0 here, see the variant."""
+    # Spec §1.2.
     if code in RED_THREES:
         return 0
     return RANK_VALUES[code >> 2]
@@ -104,7 +109,9 @@ class Card:
 
     @property
     def value(self) -> int:
-        """Point value (spec §1.2); a red three counts 0 (option D19 lives in the variant)."""
+        """Point value; a red three counts 0 (its value is the variant's option
+        ``red_three_card_value``)."""
+        # Spec §1.2, D19.
         if self.suit is None:
             return RANK_VALUES[self.rank_index]
         return card_value(self.code)

@@ -131,7 +131,7 @@ _VARIANT_COLUMNS = {
 # -- play --------------------------------------------------------------------------------
 
 _PLAY_HELP = """\
-Enter a move by its number in the list, or in notation (see the Notation page):
+Enter a move by its number in the list, or in notation (the docs' Notation page):
   draw               draw from the stock
   take:KK  take      take the pile (meld its top card with these cards; bare: lay it off)
   meld:KKK2          meld cards from hand          add:K+K2   lay off on your K meld
@@ -844,7 +844,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("moves", help="list the legal moves of a position (JSON, api.md §6)")
+    p = sub.add_parser(
+        "moves", help="list the legal moves of a position (a JSON file: the docs' Positions page)"
+    )
     p.add_argument("position", metavar="POSITION.json", help="the position file")
     p.add_argument("--json", action="store_true", help="print the moves as a JSON list")
     p.set_defaults(func=cmd_moves)

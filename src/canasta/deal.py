@@ -1,9 +1,10 @@
-"""Shuffling and dealing a new deal (spec §2.2, §3.5.2): `new_game`.
+"""Shuffling and dealing a new deal: `new_game`.
 
 The deck order is the only randomness in the library: ``new_game(seed=...)`` is
 reproducible, and ``new_game(deck=...)`` deals from an exact card order (for records,
 tests, and environments whose chance events pick the cards).
 """
+# Spec §2.2, §3.5.2.
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from canasta.state import GameState
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
 
-__all__ = ["check_seed", "full_deck", "new_game"]
+__all__ = ["new_game"]
 
 
 def resolve_variant(variant: Variant | str | Mapping[str, Any]) -> Variant:
@@ -40,7 +41,7 @@ def full_deck(variant: Variant) -> list[int]:
     return one * variant.decks
 
 
-def shuffled_deck(variant: Variant, seed: int | None) -> list[int]:
+def _shuffled_deck(variant: Variant, seed: int | None) -> list[int]:
     deck = full_deck(variant)
     random.Random(seed).shuffle(deck)
     return deck
@@ -98,7 +99,7 @@ def new_game(
         return deal(resolved, _deck_codes(resolved, deck), scores, dealer)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    return deal(resolved, shuffled_deck(resolved, seed), scores, dealer)
+    return deal(resolved, _shuffled_deck(resolved, seed), scores, dealer)
 
 
 def check_seed(seed: object) -> None:

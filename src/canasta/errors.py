@@ -1,8 +1,9 @@
 """The exception types of the library, and the machine-readable reasons for illegal moves.
 
 Every error derives from `CanastaError`. Messages always quote the input that was
-wrong and say why (api.md §8).
+wrong and say why.
 """
+# api.md §8.
 
 from __future__ import annotations
 
@@ -11,6 +12,19 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from canasta.moves import Move
+
+__all__ = [
+    "ArgumentError",
+    "CanastaError",
+    "IllegalMoveError",
+    "IllegalReason",
+    "NotationError",
+    "PositionError",
+    "RecordError",
+    "ReplayError",
+    "UnknownVariantError",
+    "VariantError",
+]
 
 
 class CanastaError(Exception):

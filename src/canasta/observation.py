@@ -1,4 +1,4 @@
-"""What one seat may know: `Observation` (api.md §5).
+"""What one seat may know: `Observation`.
 
 An observation is built *for an explicit seat*. It has two parts:
 
@@ -16,6 +16,7 @@ equal observations. The deal's public history (`Observation.history`) is there t
 but, like a state's history, not compared. `canasta.sample_state` deals the unseen cards
 into a full state that gives the same observation.
 """
+# api.md §5.
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import attrs
 
 from canasta._input import excerpt
 from canasta.cards import CARDS, RANKS, Card, cards_of, format_codes
+from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Move
 from canasta.table import (
@@ -52,12 +54,14 @@ __all__ = ["Observation", "PublicEvent", "observe"]
 PublicEvent = Event
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class Observation:
-    """Everything ``seat`` may know about a deal (api.md §5).
+    """Everything ``seat`` may know about a deal.
 
     Build one with `canasta.GameState.observe`. Equality compares everything but the
-    ``history``, as a `GameState`'s equality does.
+    ``history``, as a `GameState`'s equality does. ``print(observation)`` draws the table
+    as this seat sees it, as ``canasta play`` shows it (`canasta.display.draw_observation`);
+    ``repr(observation)`` is one short line.
 
     Attributes:
         variant: the rules.
@@ -72,14 +76,15 @@ class Observation:
             two partners' shared melds are under the first partner: see `meld_side`).
         threes: each side's threes laid face up.
         opened: each side has completed its initial meld this deal.
-        melded_seats: each seat has melded or laid off earlier this deal (spec §2.10).
+        melded_seats: each seat has melded or laid off earlier this deal.
         pile_top: the pile's top card, or None when the pile is empty.
         pile_size: the number of cards in the pile.
-        frozen: the pile is frozen (spec §2.7).
+        frozen: the pile is frozen.
         stock_size: the number of cards in the stock.
         turn: the public progress of the current turn (pile taken, opening value so far,
             pile cards waiting to join the hand, partner asked and the answer, ...).
-        asked: how often each seat has asked partner (Modern American, D26).
+        asked: how often each seat has asked partner (Modern American counts it over
+            the whole game).
         lone: the lone hand of 3-player cutthroat once known, else None.
         went_out: the seat that went out, once the deal is over.
         concealed: the deal ended by a concealed going out.
@@ -92,6 +97,8 @@ class Observation:
         history: the public history of the deal since it was dealt or read (not
             compared).
     """
+
+    # api.md §5; spec §2.10 (melded_seats), §2.7 (frozen); D26 (asked).
 
     variant: Variant
     seat: int
@@ -128,6 +135,17 @@ class Observation:
     def history(self) -> tuple[Event, ...]:
         """The public history of the deal since it was dealt or read, oldest first."""
         return log_events(self._log)
+
+    def __str__(self) -> str:
+        """The table as this seat sees it, drawn as ``canasta play`` draws it."""
+        return draw_observation(self, LETTERS)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Observation {self.variant.name} seat={self.seat} phase={self.phase} "
+            f"to_move={self.to_move} hand={len(self.hand)} stock={self.stock_size} "
+            f"pile={self.pile_size} top={self.pile_top}>"
+        )
 
     # -- derived facts ---------------------------------------------------------------------
 
@@ -239,7 +257,7 @@ def _seat(seat: object, players: int) -> int:
     return seat
 
 
-def build(
+def _build(
     table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""

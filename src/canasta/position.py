@@ -1,10 +1,11 @@
-"""The position format (api.md §6): ``GameState.to_dict`` and ``GameState.from_dict``.
+"""The position format: ``GameState.to_dict`` and ``GameState.from_dict``.
 
 A position is the table (`canasta.table.Table`) and what the table remembers
 (`canasta.table.Memory`: the keys ``known`` and ``discarded``), so a reloaded deal observes
 like the original. Input is checked thoroughly; any problem raises `PositionError` saying
 what is wrong, and nothing partial is ever returned.
 """
+# api.md §6.
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ from canasta.table import (
 )
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
+
+__all__: list[str] = []
 
 _KEYS = {
     "variant",
@@ -467,7 +470,8 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
 
 def _check_opening_melds(table: Table) -> None:
     """A side that has not opened has melds only in the middle of its opening turn: then
-    they are exactly the groups the player to move made this turn (spec §2.8)."""
+    they are exactly the groups the player to move made this turn."""
+    # Spec §2.8.
     made = sorted((g.rank, g.naturals, g.wilds) for g in table.turn.groups)
     for side, melds in enumerate(table.melds):
         if not melds or table.opened[side]:

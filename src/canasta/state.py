@@ -1,4 +1,4 @@
-"""The public game state of one deal: `GameState` (api.md §4).
+"""The public game state of one deal: `GameState`.
 
 A ``GameState`` is an immutable value over three records: the table (`canasta.table.Table`:
 every card's place and the turn's progress), the table's memory of the deal (what every seat
@@ -7,6 +7,7 @@ between states, and the memory is carried forward by each move. Every rule lives
 `canasta._rules`; this module parses moves, caches the legal-move list and converts to and
 from the position format.
 """
+# api.md §4.
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
 from canasta.cards import CARDS, Card, cards_of
+from canasta.display import LETTERS, draw_state
 from canasta.errors import (
     ArgumentError,
     CanastaError,
@@ -32,7 +34,7 @@ from canasta.errors import (
     VariantError,
 )
 from canasta.moves import Move, Moves, flatten_moves, parse_move
-from canasta.observation import Observation, build
+from canasta.observation import Observation, _build
 from canasta.position import from_dict, to_dict
 from canasta.scoring import Outcome, score_deal
 from canasta.table import (
@@ -108,6 +110,9 @@ class GameState:
     `apply` and `play`, which return new states. States are immutable values: equal when
     the table and what it remembers are equal (the history aside); `copy.copy` and
     `copy.deepcopy` return the state itself.
+
+    ``print(state)`` draws the whole table, every hand shown, with cards in the notation
+    (`canasta.display.draw_state`); ``repr(state)`` is one short line.
     """
 
     __slots__ = ("__weakref__", "_legal", "_log", "_memory", "_table")
@@ -366,20 +371,23 @@ class GameState:
 
     @_guarded
     def observe(self, seat: int) -> Observation:
-        """What ``seat`` may see (api.md §5)."""
+        """What ``seat`` may see."""
+        # api.md §5.
         table = self._table
         legal = self.legal_moves() if table.to_move == seat else ()
-        return build(table, self._memory, self._log, seat, legal)
+        return _build(table, self._memory, self._log, seat, legal)
 
     # -- the position format ----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The position format of api.md §6."""
+        """The position as JSON-ready data: the format of the Positions page."""
+        # api.md §6.
         return to_dict(self._table, self._memory)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        """Read a position (api.md §6); raises PositionError on bad input."""
+        """Read a position; raises PositionError on bad input."""
+        # api.md §6.
         table, memory = from_dict(data)
         return cls(table, memory)
 
@@ -417,6 +425,10 @@ class GameState:
         # The log as a flat tuple of events: pickling the linked steps would recurse once
         # per move.
         return (_restore, (self._table, self._memory, log_steps(self._log)))
+
+    def __str__(self) -> str:
+        """The whole table drawn as text, every hand shown (`canasta.display.draw_state`)."""
+        return draw_state(self, LETTERS)
 
     def __repr__(self) -> str:
         top = self.pile_top

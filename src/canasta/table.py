@@ -18,6 +18,8 @@ from canasta.moves import Move
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
 
+__all__ = ["Event", "Group", "Meld", "ScoreLine", "Turn"]
+
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
 #: A canasta is a meld of seven cards or more (spec §2.5), in every variant.
@@ -114,9 +116,11 @@ class Meld:
 class Group:
     """Cards of one rank that the player to move melded this turn (``meld:``/``take:``).
 
-    Spec §2.10 (concealed: each own group is a valid meld alone) and §3.5.4 (the initial
-    meld's content) look at these groups.
+    A concealed going out (each own group is a valid meld alone) and the Modern American
+    initial meld's content look at these groups.
     """
+
+    # Spec §2.10 and §3.5.4.
 
     rank: int
     naturals: int
@@ -201,9 +205,10 @@ class Table:
         """The side whose melds ``seat`` plays on.
 
         Its own side, except in 3-player cutthroat once the lone hand is known: then the
-        two partners play on one set of melds (spec §3.3), kept under the first partner's
-        seat, and the other partner's entry stays empty.
+        two partners play on one set of melds, kept under the first partner's seat, and the
+        other partner's entry stays empty.
         """
+        # Spec §3.3.
         side = self.variant.side_of(seat)
         lone = self.lone
         if lone is None or side == lone:

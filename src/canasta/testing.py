@@ -48,7 +48,7 @@ from canasta.moves import Discard, LayOff, MeldCards, Move, Take, parse_move
 from canasta.state import GameState
 from canasta.variants.base import Variant
 
-__all__ = ["ConformanceError", "candidate_moves", "check_state", "check_variant"]
+__all__ = ["ConformanceError", "candidate_moves", "check_deal", "check_state", "check_variant"]
 
 _SIMPLE = ("draw", "take", "ask", "yes", "no", "end")
 _PHASES = ("draw", "play", "answer", "over")

@@ -113,12 +113,13 @@ def meld_verdict(
 
     The side's melds of the rank are given by counts: ``grow`` is (naturals, wilds) of the
     one that can still take cards, ``full`` of one past the size cap that a lay-off may
-    still join (D28); ``may_start`` says whether a new meld of the rank may be started
-    (spec §2.4, §3.5.3). A pure function of its arguments, so the generator can cache it.
+    still join; ``may_start`` says whether a new meld of the rank may be started. A pure
+    function of its arguments, so the generator can cache it.
 
     Returns a reason, or flags: `OBLIGES` (the play obliges going out this turn: black
     threes, a meld past the cap) and `JOINS_FULL` (it joins the ``full`` meld).
     """
+    # D28; spec §2.4, §3.5.3.
     verdict = 0
     if rank == THREE:
         if add:
@@ -238,8 +239,9 @@ def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R
 
 
 def take_effect(st: Table, ctx: Context, k: int, twos: int, jokers: int) -> R | Play:
-    """Spec §2.7 (T1–T6) and §3.5.5: the effect of taking the pile with k naturals, twos
-    and jokers from hand (known to be there), or why it may not be taken."""
+    """The effect of taking the pile with k naturals, twos and jokers from hand (known
+    to be there), or why it may not be taken."""
+    # Spec §2.7 (T1–T6) and §3.5.5.
     variant = st.variant
     top = st.pile[-1]
     rank = top >> 2
@@ -341,7 +343,8 @@ def wild_splits(twos: int, jokers: int, most: int) -> tuple[tuple[int, int], ...
 
 def play_turn(st: Table, play: Play) -> Turn:
     """The turn's bookkeeping after ``play``: groups, lay-offs, the opening value, what
-    the player must do (spec §2.8, §2.10, §3.5.4)."""
+    the player must do."""
+    # Spec §2.8, §2.10, §3.5.4.
     wilds = play.twos + play.jokers
     value = (
         play.k * RANK_VALUES[play.rank]
@@ -377,8 +380,9 @@ def play_turn(st: Table, play: Play) -> Turn:
 
 
 def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
-    """The checks that look at the position after ``play`` (spec §2.8, §2.9, §2.11): the
+    """The checks that look at the position after ``play``: the
     hand left, the initial meld still reachable, going out still possible when due."""
+    # Spec §2.8, §2.9, §2.11.
     variant = st.variant
     hand_after = play.hand_after
     obliged = play.obliged
@@ -736,7 +740,8 @@ def _meld_words(st: Table, move: MeldCards | LayOff | Take) -> str:
 
 
 def _discard_words(card: Card) -> str:
-    """The Modern American rule that keeps ``card`` from being discarded (spec §3.5.6)."""
+    """The Modern American rule that keeps ``card`` from being discarded."""
+    # Spec §3.5.6.
     if card.rank == "3":
         return "a three may never be discarded"
     if card.is_wild:

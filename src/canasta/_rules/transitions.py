@@ -76,7 +76,8 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
 
 def begin_turn(st: Table, seat: int, **changes: object) -> Table:
     """Start ``seat``'s turn (applying ``changes`` too); where threes are declared at the
-    player's first turn (D3), its threes go down first."""
+    player's first turn, its threes go down first."""
+    # D3.
     st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
     if not st.variant.declares_threes_at_deal:
         st = declare_threes(st, seat)
@@ -155,7 +156,8 @@ def _draw(st: Table, seat: int) -> Table:
 
 
 def _join_waiting(st: Table, seat: int) -> Table:
-    """Spec §2.7 procedure (2): the rest of the pile joins the hand; threes go face up."""
+    """The rest of the pile joins the hand; threes go face up."""
+    # Spec §2.7 procedure (2).
     variant = st.variant
     waiting = st.turn.waiting
     side = variant.side_of(seat)
@@ -171,7 +173,8 @@ def _join_waiting(st: Table, seat: int) -> Table:
 
 
 def _partner(st: Table, seat: int) -> int | None:
-    """Spec §3.3 cutthroat: the partner of ``seat`` once the lone hand is known."""
+    """Cutthroat: the partner of ``seat`` once the lone hand is known."""
+    # Spec §3.3.
     lone = st.lone
     if lone is None or seat == lone:
         return None
@@ -179,14 +182,14 @@ def _partner(st: Table, seat: int) -> int | None:
 
 
 def _form_partnership(st: Table, lone: int) -> Table:
-    """Spec §3.3 cutthroat: the first player to take the pile becomes the lone hand, and
-    the other two become partners who play on one set of melds.
+    """Cutthroat: the first player to take the pile becomes the lone hand, and the other
+    two become partners who play on one set of melds.
 
     Their melds move under the first partner's seat (`Table.meld_side`), same-rank melds
-    merged into one ([LIB]: a merged meld over the wild-card limit stays, and the rules
-    refuse it more wild cards as they would any meld). Once either partner has opened, both
-    have.
+    merged into one (a merged meld over the wild-card limit stays, and the rules refuse it
+    more wild cards as they would any meld). Once either partner has opened, both have.
     """
+    # Spec §3.3; the merged meld over the wild-card limit is a [LIB] ruling.
     st = evolve(st, lone=lone)
     first, second = (s for s in range(st.variant.players) if s != lone)
     merged: dict[int, Meld] = {}

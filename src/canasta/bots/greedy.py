@@ -26,6 +26,8 @@ from canasta.state import GameState
 from canasta.table import WILD_RANK, Meld
 from canasta.variants.base import Variant
 
+__all__ = ["GreedyBot"]
+
 #: Bound on the moves of one turn when the bot plays a turn out on a sampled deal.
 _TURN_MOVES = 40
 #: Sampled deals behind each estimate of what going out would score; while the deal is

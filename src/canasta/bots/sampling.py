@@ -14,6 +14,8 @@ from canasta.sampling import sample_state
 from canasta.state import GameState
 from canasta.table import Table, evolve
 
+__all__: list[str] = []
+
 _V = TypeVar("_V")
 #: Entries a bot keeps per cache; the estimates of one decision fit many times over.
 _MEMO_SIZE = 64

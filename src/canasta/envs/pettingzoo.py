@@ -30,7 +30,7 @@ from canasta.variants.base import Variant
 
 from . import _resolve
 
-__all__ = ["CanastaEnv", "env"]
+__all__ = ["CanastaEnv", "EnvObservation", "env"]
 
 _EPISODES = ("deal", "match")
 _ILLEGAL = ("raise", "penalize")

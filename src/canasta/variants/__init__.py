@@ -1,4 +1,4 @@
-"""The variant registry (api.md §2): names, aliases, options, config files and plugins.
+"""The variant registry: names, aliases, options, config files and plugins.
 
 - `names` lists the registered variants, `aliases` their other names, and
   `get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
@@ -23,6 +23,7 @@ Every error names the input that was wrong: an unknown variant raises
 `UnknownVariantError` listing the known names; an unknown,
 ill-typed or impossible option raises `VariantError` naming it.
 """
+# api.md §2.
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from canasta.variants.classic import ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
 
 __all__ = [
+    "CONFIG_SUFFIXES",
     "ENTRY_POINT_GROUP",
     "ClassicVariant",
     "ModernAmericanVariant",
@@ -65,7 +67,7 @@ CONFIG_SUFFIXES = (".toml", ".json")
 
 #: The longest variant name looked up: names are short words, and a "did you mean"
 #: search over a longer text would only waste time and memory.
-MAX_NAME_CHARS = 200
+_MAX_NAME_CHARS = 200
 
 _PRESETS: dict[str, Variant] = {}
 _ALIASES: dict[str, str] = {}
@@ -249,7 +251,7 @@ def _preset(name: str) -> Variant:
             raise VariantError(f"variant {name!r} cannot be used: {error}") from error
     known = ", ".join(names())
     hint = ""
-    if isinstance(name, str) and len(name) <= MAX_NAME_CHARS:
+    if isinstance(name, str) and len(name) <= _MAX_NAME_CHARS:
         close = difflib.get_close_matches(name, [*_PRESETS, *_ALIASES], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
     broken = ""
@@ -264,9 +266,10 @@ def _preset(name: str) -> Variant:
 def get(name: str, /, **options: Any) -> Variant:
     """The variant registered as ``name`` (a name or an alias) with ``options`` changed.
 
-    Options are the flags of spec §5 (``target_score``, ``draw_count``, ...); see
-    ``get(name).option_specs()``.
+    Options are the variant's option fields (``target_score``, ``draw_count``, ...),
+    listed on each variant page of the docs; see ``get(name).option_specs()``.
     """
+    # Spec §5.
     preset = _preset(name)
     if not options:
         return preset
