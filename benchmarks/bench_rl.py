@@ -8,7 +8,9 @@ minute, and prints the CPU time of one decision:
 - PettingZoo: ``last()`` (the observation vector and the action mask of the agent to
   move) + the random choice from the mask + ``step()``;
 - OpenSpiel: ``observation_tensor()`` + ``legal_actions()`` + the random choice +
-  ``apply_action()`` (the chance deal before the first move is not counted).
+  ``apply_action()``, for each way chance picks the cards (parameter ``chance``): with
+  ``draw`` the chance nodes of the cards a move draws count in its time, and with ``deck``
+  there are none; the chance deal before the first move is not counted.
 
 The ratios say how many raw decisions one environment step costs (target: at most 2).
 
@@ -26,7 +28,7 @@ import pyspiel
 from options import deal_parser, parse_deals
 
 import canasta
-import canasta.envs.openspiel
+from canasta.envs.openspiel import CHANCE_MODES
 from canasta.envs.pettingzoo import env
 
 TARGET_RATIO = 2.0
@@ -66,21 +68,27 @@ def pettingzoo(name: str, deals: int, seed: int) -> float:
     return 1e6 * spent / steps
 
 
-def openspiel(name: str, deals: int, seed: int) -> float:
-    """CPU µs per OpenSpiel decision (observation tensor, legal actions, apply)."""
+def openspiel(name: str, deals: int, seed: int, chance: str) -> float:
+    """CPU µs per OpenSpiel decision (observation tensor, legal actions, apply, and the
+    chance nodes of the cards it draws)."""
     clock = time.process_time
-    game = pyspiel.load_game("canasta_lib", {"variant": name})
+    game = pyspiel.load_game("canasta_lib", {"variant": name, "chance": chance})
     spent, steps = 0.0, 0
-    for i in range(deals):
-        rng = random.Random(seed + i)
-        state = game.new_initial_state()
+
+    def pick(state: pyspiel.State, rng: random.Random) -> None:
         while state.is_chance_node():
             actions, weights = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(actions, weights)[0])
+
+    for i in range(deals):
+        rng = random.Random(seed + i)
+        state = game.new_initial_state()
+        pick(state, rng)
         start = clock()
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
+            pick(state, rng)
             steps += 1
         spent += clock() - start
     return 1e6 * spent / steps
@@ -96,18 +104,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     header = (
         f"{'variant':<18}{'raw µs':>9}{'PettingZoo µs':>15}{'ratio':>7}"
-        f"{'OpenSpiel µs':>14}{'ratio':>7}"
+        + "".join(f"{f'OpenSpiel {chance} µs':>19}{'ratio':>7}" for chance in CHANCE_MODES)
     )
     print(header)
     print("-" * len(header))
     for name in names:
         base = raw(name, args.deals, args.seed)
         zoo = pettingzoo(name, args.deals, args.seed)
-        spiel = openspiel(name, args.deals, args.seed)
-        print(
-            f"{name:<18}{base:>9.1f}{zoo:>15.1f}{zoo / base:>7.1f}"
-            f"{spiel:>14.1f}{spiel / base:>7.1f}"
-        )
+        line = f"{name:<18}{base:>9.1f}{zoo:>15.1f}{zoo / base:>7.2f}"
+        for chance in CHANCE_MODES:
+            spiel = openspiel(name, args.deals, args.seed, chance)
+            line += f"{spiel:>19.1f}{spiel / base:>7.2f}"
+        print(line)
     print(f"ratio: CPU time of one environment step in raw decisions (target ≤{TARGET_RATIO:.0f}).")
     return 0
 

@@ -174,6 +174,19 @@ def parse_codes(text: str) -> tuple[int, ...]:
     return tuple(c.code for c in _parse(text, patterns=False))
 
 
+def card_codes(cards: Iterable[Card] | str) -> tuple[int, ...]:
+    """The codes of ``cards``, given as `Card` values or as card text; raises NotationError
+    for text that is not cards, or an entry that is not a card (a rank pattern has no code)."""
+    if isinstance(cards, str):
+        return parse_codes(cards)
+    codes: list[int] = []
+    for card in cards:
+        if not isinstance(card, Card) or card.is_pattern:
+            raise NotationError(f"expected cards, got {excerpt(card)}")
+        codes.append(card.code)
+    return tuple(codes)
+
+
 def format_codes(codes: Iterable[int]) -> str:
     """Card codes as space-separated text."""
     return " ".join(str(CARDS[c]) for c in codes)
