@@ -19,7 +19,7 @@ into a full state that gives the same observation.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -52,8 +52,11 @@ __all__ = ["Observation", "PublicEvent", "observe"]
 PublicEvent = Event
 
 
+@lru_cache(maxsize=4096)
 def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in codes)
+    """The cards of ``codes``. Cached: the same hands, piles and memories are observed again
+    and again, and equal codes give the same tuple (which an encoder may key on)."""
+    return tuple(map(CARDS.__getitem__, codes))
 
 
 @attrs.frozen(slots=False)
@@ -243,7 +246,7 @@ def build(
         hand=_cards(table.hands[seat]),
         hand_sizes=tuple(len(h) for h in table.hands),
         melds=table.melds,
-        threes=tuple(_cards(t) for t in table.threes),
+        threes=tuple(map(_cards, table.threes)),
         opened=table.opened,
         melded_seats=table.melded_seats,
         pile_top=CARDS[pile[-1]] if pile else None,
@@ -256,8 +259,8 @@ def build(
         went_out=table.went_out,
         concealed=table.concealed,
         legal_moves=legal,
-        known=tuple(_cards(k) for k in memory.known),
-        discarded=tuple(_cards(d) for d in memory.discarded),
+        known=tuple(map(_cards, memory.known)),
+        discarded=tuple(map(_cards, memory.discarded)),
         pile_seen=_cards(pile),
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,
