@@ -59,6 +59,12 @@ def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(map(CARDS.__getitem__, codes))
 
 
+@lru_cache(maxsize=1024)
+def _cards_each(codes: tuple[tuple[int, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each seat's or side's ``codes`` (cached as `_cards` is)."""
+    return tuple(map(_cards, codes))
+
+
 @attrs.frozen(slots=False)
 class Observation:
     """Everything ``seat`` may know about a deal (api.md §5).
@@ -251,7 +257,8 @@ def build(
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""
     seat = _seat(seat, table.variant.players)
-    hidden_hands = tuple(h if s == seat else () for s, h in enumerate(table.hands))
+    hands = table.hands
+    hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
     return Observation(
         variant=table.variant,
@@ -260,10 +267,10 @@ def build(
         dealer=table.dealer,
         phase=table.phase,
         to_move=table.to_move,
-        hand=_cards(table.hands[seat]),
-        hand_sizes=tuple(len(h) for h in table.hands),
+        hand=_cards(hands[seat]),
+        hand_sizes=tuple(map(len, hands)),
         melds=table.melds,
-        threes=tuple(map(_cards, table.threes)),
+        threes=_cards_each(table.threes),
         opened=table.opened,
         melded_seats=table.melded_seats,
         pile_top=CARDS[pile[-1]] if pile else None,
@@ -276,8 +283,8 @@ def build(
         went_out=table.went_out,
         concealed=table.concealed,
         legal_moves=legal,
-        known=tuple(map(_cards, memory.known)),
-        discarded=tuple(map(_cards, memory.discarded)),
+        known=_cards_each(memory.known),
+        discarded=_cards_each(memory.discarded),
         pile_seen=_cards(pile),
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,

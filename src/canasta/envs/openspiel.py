@@ -32,7 +32,7 @@ import pyspiel
 
 from canasta.cards import Card, parse_cards
 from canasta.deal import new_game
-from canasta.moves import Move, parse_move
+from canasta.moves import Draw, Move, parse_move
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves
 from canasta.rl.rewards import reward_bound, rewards
 from canasta.sampling import sample_state
@@ -267,6 +267,12 @@ class CanastaState(pyspiel.State):
             self._core = _draw(core, int(action))
         else:
             move: Move = rules.actions.decode(state, action)
+            # A draw takes a card from the stock at least (with none it is not legal); any
+            # other move is tried, to see whether it takes any (the threes of the next
+            # player, laid out at the start of the turn, are replaced from the stock).
+            if rules.per_draw and isinstance(move, Draw):
+                self._core = _Core(rules, core.deck, state, core.left, move)
+                return
             after = state.apply(move)
             if rules.per_draw and len(after.stock) < len(state.stock):
                 # The move draws from the stock: chance picks the cards, one at a time.

@@ -182,7 +182,7 @@ class ObservationEncoder:
             self._valued_array = np.asarray(valued, dtype=np.intp)
         # Observations share their card tuples and melds from state to state (equal cards
         # come as the same tuple): their entries are kept by identity.
-        self._kept: dict[tuple[int, int], tuple[object, list[int]]] = {}
+        self._kept: dict[tuple[int, ...], tuple[Any, list[int]]] = {}
 
     def _section_bounds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The least and greatest value of every entry (see `bounds`)."""
@@ -287,17 +287,7 @@ class ObservationEncoder:
         indices = self._indices
         ones = indices(obs.hand, per_rank["hand"][0], _RANK)
         ones = ones + indices(obs.pile_seen, per_rank["pile_seen"][0], _RANK)
-        # Seats and sides from the observer's: the per-seat and per-side tuples rotated.
-        known, discarded = obs.known, obs.discarded
-        known = known[seat + 1 :] + known[:seat]
-        for cards, ranks in zip(known, per_rank["known"], strict=True):
-            if cards:
-                ones += indices(cards, ranks, _RANK)
-        for cards, ranks in zip(
-            discarded[seat:] + discarded[:seat], per_rank["discards"], strict=True
-        ):
-            if cards:
-                ones += indices(cards, ranks, _RANK)
+        ones += self._seat_cards(obs.known, obs.discarded, seat)
         melded, asked = obs.melded_seats, obs.asked
         ones += compress(self._melded_at, melded[seat:] + melded[:seat])
         if any(asked):
@@ -309,14 +299,8 @@ class ObservationEncoder:
         ones.append(at["dealer"] + (obs.dealer - seat) % players)
         if lone is not None:
             ones.append(at["lone"] + (lone - seat) % players)
-        melds, threes, opened = obs.melds, obs.threes, obs.opened
-        for rel, (side_melds, side_threes) in enumerate(
-            zip(melds[side:] + melds[:side], threes[side:] + threes[:side], strict=True)
-        ):
-            if side_melds:
-                ones += self._melds(side_melds, rel)
-            if side_threes:
-                ones += indices(side_threes, self._three_at[rel], _SUIT)
+        ones += self._side_cards(obs.melds, obs.threes, side)
+        opened = obs.opened
         ones += compress(self._opened_at, opened[side:] + opened[:side])
         top = obs.pile_top
         if top is not None:
@@ -352,6 +336,53 @@ class ObservationEncoder:
             len(turn.waiting) / hand_size,
         )
         return ones, values
+
+    def _seat_cards(
+        self,
+        known: tuple[tuple[Card, ...], ...],
+        discarded: tuple[tuple[Card, ...], ...],
+        seat: int,
+    ) -> list[int]:
+        """The entries of the cards known in the other hands and of every seat's discards,
+        seen from ``seat``; kept by the tuples' identity (they change only when a seat
+        discards or takes the pile)."""
+        key = (id(known), id(discarded), seat)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0][0] is known and kept[0][1] is discarded:
+            return kept[1]
+        per_rank, indices = self._per_rank, self._indices
+        found: list[int] = []
+        # Seats from the observer's: the per-seat tuples rotated.
+        for cards, ranks in zip(known[seat + 1 :] + known[:seat], per_rank["known"], strict=True):
+            if cards:
+                found += indices(cards, ranks, _RANK)
+        for cards, ranks in zip(
+            discarded[seat:] + discarded[:seat], per_rank["discards"], strict=True
+        ):
+            if cards:
+                found += indices(cards, ranks, _RANK)
+        self._keep(key, (known, discarded), found)
+        return found
+
+    def _side_cards(
+        self, melds: tuple[tuple[Meld, ...], ...], threes: tuple[tuple[Card, ...], ...], side: int
+    ) -> list[int]:
+        """The entries of every side's melds and threes, seen from ``side``; kept by the
+        tuples' identity."""
+        key = (id(melds), id(threes), -1 - side)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0][0] is melds and kept[0][1] is threes:
+            return kept[1]
+        found: list[int] = []
+        for rel, (side_melds, side_threes) in enumerate(
+            zip(melds[side:] + melds[:side], threes[side:] + threes[:side], strict=True)
+        ):
+            if side_melds:
+                found += self._melds(side_melds, rel)
+            if side_threes:
+                found += self._indices(side_threes, self._three_at[rel], _SUIT)
+        self._keep(key, (melds, threes), found)
+        return found
 
     def _indices(self, cards: tuple[Card, ...], table: dict[str, int], key: Any) -> list[int]:
         """The entries of ``cards``, each looked up in ``table`` by ``key`` (its rank or
@@ -389,7 +420,7 @@ class ObservationEncoder:
         self._keep(key, melds, found)
         return found
 
-    def _keep(self, key: tuple[int, int], value: object, found: list[int]) -> None:
+    def _keep(self, key: tuple[int, ...], value: Any, found: list[int]) -> None:
         # The kept value holds the tuple, so its id cannot be reused while it is kept.
         if len(self._kept) >= _KEPT:
             self._kept.clear()
