@@ -73,6 +73,10 @@ def _numpy() -> Any:
 class ObservationEncoder:
     """Encodes the observations of ``variant`` as vectors of `size` floats.
 
+    Successive observations of a deal share most of their card tuples and melds, so an
+    encoder keeps what it read from the last few thousand it saw (by identity) and reads
+    only what changed: one encoder per environment, reused, is the fast way.
+
     Args:
         variant: the rules; the vector's size depends on the seats, sides and decks.
         numpy: True for NumPy ``float32`` arrays, False for lists of floats; None (the
