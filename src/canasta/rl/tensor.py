@@ -260,9 +260,9 @@ class ObservationEncoder:
         if out is not None and len(out) != self._size:
             raise RLError(f"out holds {len(out)} values, the encoder writes {self._size}")
         ones, values = self._entries(observation)
-        if self._numpy and not isinstance(out, list):
+        np = _numpy() if self._numpy else None
+        if np is not None and (out is None or isinstance(out, np.ndarray)):
             # Count the entries and scale the counts in C.
-            np = _numpy()
             counts = np.bincount(ones, minlength=self._size)
             if out is None:
                 out = np.empty(self._size, dtype=np.float32)
