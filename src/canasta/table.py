@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
 
-from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, is_wild
+from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, cards_of, is_wild
 from canasta.moves import Move
 
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
+
+__all__ = ["Event", "Group", "Meld", "ScoreLine", "Turn"]
 
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
@@ -83,7 +85,7 @@ class Meld:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The meld's cards, sorted."""
-        return tuple(CARDS[c] for c in self.codes)
+        return cards_of(self.codes)
 
     @property
     def is_natural(self) -> bool:
@@ -114,9 +116,11 @@ class Meld:
 class Group:
     """Cards of one rank that the player to move melded this turn (``meld:``/``take:``).
 
-    Spec §2.10 (concealed: each own group is a valid meld alone) and §3.5.4 (the initial
-    meld's content) look at these groups.
+    A concealed going out (each own group is a valid meld alone) and the Modern American
+    initial meld's content look at these groups.
     """
+
+    # Spec §2.10 and §3.5.4.
 
     rank: int
     naturals: int
@@ -197,6 +201,20 @@ class Table:
     #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
+    def meld_side(self, seat: int) -> int:
+        """The side whose melds ``seat`` plays on.
+
+        Its own side, except in 3-player cutthroat once the lone hand is known: then the
+        two partners play on one set of melds, kept under the first partner's seat, and the
+        other partner's entry stays empty.
+        """
+        # Spec §3.3.
+        side = self.variant.side_of(seat)
+        lone = self.lone
+        if lone is None or side == lone:
+            return side
+        return 1 if lone == 0 else 0
+
 
 class Memory(NamedTuple):
     """What the whole table remembers of a deal's past (every seat saw it happen).
@@ -263,16 +281,14 @@ class Step(NamedTuple):
 RawStep = tuple[int, Move, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _shown(codes: tuple[int, ...]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in codes)
-
-
 def log_events(log: Step | None) -> tuple[Event, ...]:
     """The events of a log, oldest first."""
     events: list[Event] = []
     while log is not None:
         events.append(
-            Event(log.seat, log.move, _shown(log.cards), _shown(log.taken), _shown(log.threes))
+            Event(
+                log.seat, log.move, cards_of(log.cards), cards_of(log.taken), cards_of(log.threes)
+            )
         )
         log = log.before
     events.reverse()

@@ -1,4 +1,5 @@
-"""Transitions: dealing, and committing a decided move to build the next table.
+"""Transitions: dealing, stacking the stock, and committing a decided move to build the next
+table.
 
 `commit` takes the `Decision` that `canasta._rules.legality.decide` made and builds the
 table after it; it decides nothing a second time. Automatic events (threes laid face up
@@ -74,9 +75,27 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
     return begin_turn(table, first)
 
 
+def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
+    """The table with ``top`` as the stock's first cards, in that order, the rest of the
+    stock in its order; None when ``top`` is not cards of the stock.
+
+    Every draw from the stock (the deal's upcard, a turn's draw, the cards that replace
+    threes) takes the first card, and whether another card is taken depends only on the
+    cards taken before it: so a chance player may choose each card as it is drawn, by
+    stacking the cards chosen so far and playing the move again.
+    """
+    rest = list(st.stock)
+    for code in top:
+        if code not in rest:
+            return None
+        rest.remove(code)
+    return evolve(st, stock=(*top, *rest))
+
+
 def begin_turn(st: Table, seat: int, **changes: object) -> Table:
     """Start ``seat``'s turn (applying ``changes`` too); where threes are declared at the
-    player's first turn (D3), its threes go down first."""
+    player's first turn, its threes go down first."""
+    # D3.
     st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
     if not st.variant.declares_threes_at_deal:
         st = declare_threes(st, seat)
@@ -155,7 +174,8 @@ def _draw(st: Table, seat: int) -> Table:
 
 
 def _join_waiting(st: Table, seat: int) -> Table:
-    """Spec §2.7 procedure (2): the rest of the pile joins the hand; threes go face up."""
+    """The rest of the pile joins the hand; threes go face up."""
+    # Spec §2.7 procedure (2).
     variant = st.variant
     waiting = st.turn.waiting
     side = variant.side_of(seat)
@@ -171,11 +191,42 @@ def _join_waiting(st: Table, seat: int) -> Table:
 
 
 def _partner(st: Table, seat: int) -> int | None:
-    """Spec §3.3 cutthroat: the partner of ``seat`` once the lone hand is known."""
+    """Cutthroat: the partner of ``seat`` once the lone hand is known."""
+    # Spec §3.3.
     lone = st.lone
     if lone is None or seat == lone:
         return None
     return next(s for s in range(st.variant.players) if s not in (seat, lone))
+
+
+def _form_partnership(st: Table, lone: int) -> Table:
+    """Cutthroat: the first player to take the pile becomes the lone hand, and the other
+    two become partners who play on one set of melds.
+
+    Their melds move under the first partner's seat (`Table.meld_side`), same-rank melds
+    merged into one (a merged meld over the wild-card limit stays, and the rules refuse it
+    more wild cards as they would any meld). Once either partner has opened, both have.
+    """
+    # Spec §3.3; the merged meld over the wild-card limit is a [LIB] ruling.
+    st = evolve(st, lone=lone)
+    first, second = (s for s in range(st.variant.players) if s != lone)
+    merged: dict[int, Meld] = {}
+    apart: list[Meld] = []
+    for meld in st.melds[first] + st.melds[second]:
+        held = merged.get(meld.rank)
+        if held is None:
+            merged[meld.rank] = meld
+        elif held.size + meld.size <= st.variant.max_meld_size:
+            merged[meld.rank] = held.plus(meld.codes)
+        else:
+            apart.append(meld)  # a variant whose melds stop growing keeps them apart
+    melds = replaced(st.melds, first, _sorted_melds((*merged.values(), *apart)))
+    opened = st.opened[first] or st.opened[second]
+    return evolve(
+        st,
+        melds=replaced(melds, second, ()),
+        opened=replaced(replaced(st.opened, first, opened), second, opened),
+    )
 
 
 def _is_concealed(st: Table, seat: int) -> bool:
@@ -241,7 +292,8 @@ def commit(st: Table, decision: Decision) -> Table:
     play = decision.play
     assert play is not None
     side = variant.side_of(seat)
-    melds = st.melds[side]
+    shared = st.meld_side(seat)
+    melds = st.melds[shared]
     cards = decision.codes
     if isinstance(move, Take):
         cards = (st.pile[-1], *cards)
@@ -252,18 +304,14 @@ def commit(st: Table, decision: Decision) -> Table:
     st = evolve(
         st,
         hands=hands,
-        melds=replaced(st.melds, side, melds),
+        melds=replaced(st.melds, shared, melds),
         turn=play_turn(st, play),
         phase=PLAY,
     )
     if isinstance(move, Take):
         st = evolve(st, pile=(), frozen=False)
         if variant.lone_hand_on_first_pickup and st.lone is None:
-            # Spec §3.3: the first player to take the pile becomes the lone hand.
-            st = evolve(st, lone=seat)
-            partners = [s for s in range(variant.players) if s != seat]
-            if any(st.opened[s] for s in partners):
-                st = evolve(st, opened=tuple(o or s in partners for s, o in enumerate(st.opened)))
+            st = _form_partnership(st, seat)
     if not st.opened[side]:
         if opening_complete(st, side, st.turn):
             opened = replaced(st.opened, side, True)

@@ -1,8 +1,9 @@
-"""Modern American Canasta (spec §3.5): the rules that differ from the classic game.
+"""Modern American Canasta: the rules that differ from the classic game.
 
 Every difference is an answer to one of the engine's rule questions (see
 `Variant`); the engine never looks at the variant's name.
 """
+# Spec §3.5.
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ from canasta.variants.base import (
     table_field,
 )
 
+__all__ = ["ModernAmericanVariant"]
+
 # Spec §3.5.4: 125 below 3000 (negative scores included), 155 from 3000, 180 from 5000.
 MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 #: Spec §3.5.9: threes of one colour, by count.
@@ -46,7 +49,9 @@ UNSUPPORTED = ("mac_special_hands", "mac_talons", "mac_turn_card", "mac_covered_
 
 @attrs.frozen(cache_hash=True)
 class ModernAmericanVariant(Variant):
-    """Modern American Canasta; fields are the MAC flags of spec §5."""
+    """Modern American Canasta; fields are its options."""
+
+    # The MAC flags of spec §5.
 
     minimum_table: tuple[tuple[int, int], ...] = table_field(MAC_MINIMUMS)
     mac_initial_meld_content: str = choice_field(
@@ -101,9 +106,7 @@ class ModernAmericanVariant(Variant):
     def with_options(self, options: Any) -> Variant:
         for key in options:
             if key in UNSUPPORTED:
-                raise VariantError(
-                    f"option {key!r} (spec §3.5.11) is not supported by this library"
-                )
+                raise VariantError(f"option {key!r} is not supported by this library")
         return super().with_options(options)
 
     # -- melds -------------------------------------------------------------------------
@@ -221,8 +224,9 @@ def _discard_reason(
     closed: frozenset[int],
     check_closed: bool,
 ) -> IllegalReason | None:
-    """Spec §3.5.6: threes never; wilds only when going out or all wild; on an empty pile,
-    A or 7 only without another natural, a closed rank only when nothing else may go."""
+    """Threes never; wilds only when going out or all wild; on an empty pile, A or 7
+    only without another natural, a closed rank only when nothing else may go."""
+    # Spec §3.5.6.
     if rank == THREE:
         return IllegalReason.DISCARD_NOT_ALLOWED
     if rank in (TWO, JOKER_RANK):
@@ -247,7 +251,8 @@ def _discard_reason(
 
 
 def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[ScoreLine, ...]:
-    """Spec §3.5.9 for one side of Modern American Canasta."""
+    """The score rows of one side of Modern American Canasta."""
+    # Spec §3.5.9.
     melds: tuple[Meld, ...] = st.melds[side]
     seats = variant.seats_of(side)
     canastas = [m for m in melds if m.is_canasta]
