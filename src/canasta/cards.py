@@ -190,6 +190,11 @@ def parse_codes(text: str) -> tuple[int, ...]:
     return tuple(c.code for c in _parse(text, patterns=False))
 
 
+def cards_of(codes: Iterable[int]) -> tuple[Card, ...]:
+    """Engine codes as `Card` values."""
+    return tuple(CARDS[c] for c in codes)
+
+
 def format_codes(codes: Iterable[int]) -> str:
     """Card codes as space-separated text."""
     return " ".join(str(CARDS[c]) for c in codes)

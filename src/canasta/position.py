@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from canasta._input import json_excerpt
+from canasta._rules.generate import legal_moves
+from canasta._rules.legality import Decision
+from canasta._rules.transitions import commit
 from canasta.cards import (
     CARDS,
     JOKER,
@@ -26,6 +29,7 @@ from canasta.cards import (
     parse_codes,
 )
 from canasta.errors import CanastaError, NotationError, PositionError
+from canasta.moves import NO, YES
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -359,11 +363,16 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         if any(c not in variant.laid_out_threes for c in laid):
             raise _fail(f"threes[{s}] may only hold threes laid face up in this variant")
     turn = _turn(data["turn"]) if "turn" in data else NEW_TURN
-    # Positions in which play would be stuck: nobody asked, or the player has no card.
+    # Positions in which play would be stuck: nobody asked, or a player has no card (a
+    # player whose hand empties goes out, which ends the deal).
     if phase == ANSWER and not turn.asked:
         raise _fail("phase answer needs a question to answer: turn.asked must be true")
-    if phase == PLAY and to_move is not None and not hands[to_move]:
-        raise _fail(f"hands[{to_move}] is empty, but the seat is to play")
+    if phase == DRAW and turn != NEW_TURN:
+        raise _fail("turn: a turn's progress starts after the draw (phase draw has none)")
+    if phase != OVER:
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise _fail(f"hands[{seat}] is empty, but the deal is not over")
     used = Counter(
         [c for h in hands for c in h]
         + list(pile)
@@ -440,4 +449,37 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         concealed=concealed,
         lone=lone,
     )
+    _check_opening_melds(table)
+    if phase != OVER and not legal_moves(table):
+        # What no position reached by play can be: its player can neither play nor end.
+        raise _fail(
+            f"seat {to_move} has no legal move and the deal is not over (for example it "
+            "holds one card it may not go out with, or must go out and cannot)"
+        )
+    if phase == ANSWER:
+        # Spec §2.11: a player asks only when able to go out, so either answer leaves them
+        # a legal move.
+        for answer in (YES, NO):
+            if not legal_moves(commit(table, Decision(answer, (), None))):
+                raise _fail(f"phase answer: the seat that asked could not play on after {answer}")
     return table, _memory(data, hands)
+
+
+def _check_opening_melds(table: Table) -> None:
+    """A side that has not opened has melds only in the middle of its opening turn: then
+    they are exactly the groups the player to move made this turn (spec §2.8)."""
+    made = sorted((g.rank, g.naturals, g.wilds) for g in table.turn.groups)
+    for side, melds in enumerate(table.melds):
+        if not melds or table.opened[side]:
+            continue
+        mover = table.to_move
+        if (
+            table.phase != PLAY
+            or mover is None
+            or table.meld_side(mover) != side
+            or sorted((m.rank, m.naturals, m.wilds) for m in melds) != made
+        ):
+            raise _fail(
+                f"opened[{side}] is false, but side {side} has melds that are not the "
+                "groups of an opening the player to move is making this turn"
+            )

@@ -824,8 +824,8 @@ def _deck_of(state: GameState) -> tuple[int, ...] | None:
     deck: list[int] = []
     for i in range(variant.hand_size):
         for offset in range(players):
-            deck.append(hands[(first + offset) % players][i])
-    deck += list(state.pile) + list(state.stock)
+            deck.append(hands[(first + offset) % players][i].code)
+    deck += [c.code for c in state.pile + state.stock]
     try:
         dealt = deal(variant, deck, state.scores, state.dealer)
     except (CanastaError, IndexError):

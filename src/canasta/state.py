@@ -21,7 +21,7 @@ from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
-from canasta.cards import CARDS, Card
+from canasta.cards import CARDS, Card, cards_of
 from canasta.errors import (
     ArgumentError,
     CanastaError,
@@ -155,16 +155,19 @@ class GameState:
         return self._table.phase
 
     @property
-    def hands(self) -> tuple[tuple[int, ...], ...]:
-        return self._table.hands
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's hand, sorted (`hand` gives one)."""
+        return tuple(cards_of(h) for h in self._table.hands)
 
     @property
-    def pile(self) -> tuple[int, ...]:
-        return self._table.pile
+    def pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom to top (the last card is the top)."""
+        return cards_of(self._table.pile)
 
     @property
-    def stock(self) -> tuple[int, ...]:
-        return self._table.stock
+    def stock(self) -> tuple[Card, ...]:
+        """The stock in draw order (the first card is drawn next)."""
+        return cards_of(self._table.stock)
 
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
@@ -173,8 +176,9 @@ class GameState:
         return self._table.melds
 
     @property
-    def threes(self) -> tuple[tuple[int, ...], ...]:
-        return self._table.threes
+    def threes(self) -> tuple[tuple[Card, ...], ...]:
+        """The threes each side has laid face up."""
+        return tuple(cards_of(t) for t in self._table.threes)
 
     @property
     def frozen(self) -> bool:
@@ -231,7 +235,7 @@ class GameState:
             raise ArgumentError(
                 f"seat must be from 0 to {len(hands) - 1}, got {_input.excerpt(seat)}"
             )
-        return tuple(CARDS[c] for c in hands[seat])
+        return cards_of(hands[seat])
 
     @property
     def pile_top(self) -> Card | None:
@@ -247,10 +251,6 @@ class GameState:
         under the first partner."""
         self.hand(seat)  # the same check of the seat
         return self._table.meld_side(seat)
-
-    def counts(self) -> list[int]:
-        """The hand of the seat to move, counted by rank index (a fresh list)."""
-        return context(self._table).counts.copy()
 
     # -- moves ----------------------------------------------------------------------------
 
