@@ -153,7 +153,10 @@ def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:
     while pos < len(stripped):
         m = token.match(stripped, pos)
         if m is None:
-            raise NotationError(f"bad card text {excerpt(text)} at position {pos}")
+            raise NotationError(
+                f"bad card text {excerpt(text)}: {_blamed(stripped, pos)} is not a rank "
+                "(A, 2 to 10, J, Q, K) or the joker (*)"
+            )
         rank, suit = m.group(1).upper(), m.group(2).upper()
         if rank in ("JK", "*"):
             if suit:
@@ -165,10 +168,23 @@ def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:
                 cards.append(CARDS[RANKS.index(rank) * 4 + SUITS.index(suit)])
             elif patterns:
                 cards.append(RANK_PATTERNS[rank])
+            elif m.end() < len(stripped) and token.match(stripped, m.end()) is None:
+                # "KX": the X is what is wrong, not the K.
+                raise NotationError(
+                    f"bad card text {excerpt(text)}: {_blamed(stripped, m.end())} is not a "
+                    "suit (S, H, D or C)"
+                )
             else:
                 raise NotationError(f"card without a suit in {excerpt(text)}: {rank!r}")
         pos = m.end()
     return tuple(cards)
+
+
+def _blamed(text: str, pos: int) -> str:
+    """The character at ``pos`` of ``text`` (spaces skipped) and where it is, for a message."""
+    while text[pos].isspace():
+        pos += 1
+    return f"{text[pos]!r} at position {pos}"
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -179,6 +195,11 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 def parse_codes(text: str) -> tuple[int, ...]:
     """Parse a card string into engine codes."""
     return tuple(c.code for c in _parse(text, patterns=False))
+
+
+def cards_of(codes: Iterable[int]) -> tuple[Card, ...]:
+    """Engine codes as `Card` values."""
+    return tuple(CARDS[c] for c in codes)
 
 
 def format_codes(codes: Iterable[int]) -> str:

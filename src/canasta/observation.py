@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from canasta._input import excerpt
-from canasta.cards import CARDS, RANKS, Card, format_codes
+from canasta.cards import CARDS, RANKS, Card, cards_of, format_codes
 from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Move
@@ -52,10 +52,6 @@ __all__ = ["Observation", "PublicEvent", "observe"]
 
 #: The public event of a move (the name observations used before events showed cards).
 PublicEvent = Event
-
-
-def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in codes)
 
 
 @attrs.frozen(slots=False, repr=False)
@@ -275,10 +271,10 @@ def _build(
         dealer=table.dealer,
         phase=table.phase,
         to_move=table.to_move,
-        hand=_cards(table.hands[seat]),
+        hand=cards_of(table.hands[seat]),
         hand_sizes=tuple(len(h) for h in table.hands),
         melds=table.melds,
-        threes=tuple(_cards(t) for t in table.threes),
+        threes=tuple(cards_of(t) for t in table.threes),
         opened=table.opened,
         melded_seats=table.melded_seats,
         pile_top=CARDS[pile[-1]] if pile else None,
@@ -291,9 +287,9 @@ def _build(
         went_out=table.went_out,
         concealed=table.concealed,
         legal_moves=legal,
-        known=tuple(_cards(k) for k in memory.known),
-        discarded=tuple(_cards(d) for d in memory.discarded),
-        pile_seen=_cards(pile),
+        known=tuple(cards_of(k) for k in memory.known),
+        discarded=tuple(cards_of(d) for d in memory.discarded),
+        pile_seen=cards_of(pile),
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,
         log=log,

@@ -19,10 +19,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from canasta import _input
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
-from canasta._rules.legality import Decision, after_reason, decide
+from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit
-from canasta.cards import CARDS, Card
+from canasta.cards import CARDS, Card, cards_of
 from canasta.display import LETTERS, draw_state
 from canasta.errors import (
     ArgumentError,
@@ -97,6 +97,12 @@ def _guarded(
     return call
 
 
+def _not_to_move(table: Table, seat: int | None) -> bool:
+    """``seat`` was named and is not to move. Once the deal is over no seat is to move,
+    and a move is refused because the deal is over, whoever makes it."""
+    return seat is not None and table.to_move is not None and seat != table.to_move
+
+
 class GameState:
     """One deal of Canasta: every card's place, whose turn it is, and the turn's progress.
 
@@ -154,16 +160,19 @@ class GameState:
         return self._table.phase
 
     @property
-    def hands(self) -> tuple[tuple[int, ...], ...]:
-        return self._table.hands
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's hand, sorted (`hand` gives one)."""
+        return tuple(cards_of(h) for h in self._table.hands)
 
     @property
-    def pile(self) -> tuple[int, ...]:
-        return self._table.pile
+    def pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom to top (the last card is the top)."""
+        return cards_of(self._table.pile)
 
     @property
-    def stock(self) -> tuple[int, ...]:
-        return self._table.stock
+    def stock(self) -> tuple[Card, ...]:
+        """The stock in draw order (the first card is drawn next)."""
+        return cards_of(self._table.stock)
 
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
@@ -172,8 +181,9 @@ class GameState:
         return self._table.melds
 
     @property
-    def threes(self) -> tuple[tuple[int, ...], ...]:
-        return self._table.threes
+    def threes(self) -> tuple[tuple[Card, ...], ...]:
+        """The threes each side has laid face up."""
+        return tuple(cards_of(t) for t in self._table.threes)
 
     @property
     def frozen(self) -> bool:
@@ -230,7 +240,7 @@ class GameState:
             raise ArgumentError(
                 f"seat must be from 0 to {len(hands) - 1}, got {_input.excerpt(seat)}"
             )
-        return tuple(CARDS[c] for c in hands[seat])
+        return cards_of(hands[seat])
 
     @property
     def pile_top(self) -> Card | None:
@@ -246,10 +256,6 @@ class GameState:
         under the first partner."""
         self.hand(seat)  # the same check of the seat
         return self._table.meld_side(seat)
-
-    def counts(self) -> list[int]:
-        """The hand of the seat to move, counted by rank index (a fresh list)."""
-        return context(self._table).counts.copy()
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -276,7 +282,7 @@ class GameState:
         """None if ``move`` is legal here, else the reason it is not (``seat``: as for
         `apply`)."""
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             return IllegalReason.NOT_YOUR_TURN
         return self._reason(parsed)[0]
 
@@ -309,7 +315,7 @@ class GameState:
         from a seat that is not to move is refused with ``IllegalReason.NOT_YOUR_TURN``.
         """
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             raise IllegalMoveError(parsed, IllegalReason.NOT_YOUR_TURN)
         try:
             reason, decision = self._reason(parsed)
@@ -321,7 +327,7 @@ class GameState:
                 raise
             raise error from exc
         assert reason is not None
-        raise IllegalMoveError(parsed, reason)
+        raise IllegalMoveError(parsed, reason, why=explain(self._table, parsed, reason))
 
     def _advance(self, decision: Decision) -> GameState:
         """Commit a legal decision: the next table, memory and log."""
@@ -347,7 +353,7 @@ class GameState:
         """
         state = self
         for ply, parsed in enumerate(flatten_moves(moves)):
-            if seat is not None and seat != state._table.to_move:
+            if _not_to_move(state._table, seat):
                 raise ReplayError(parsed, IllegalReason.NOT_YOUR_TURN, ply)
             reason, decision = state._reason(parsed)
             if decision is None:

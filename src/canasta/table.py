@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
 
-from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, is_wild
+from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, cards_of, is_wild
 from canasta.moves import Move
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class Meld:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The meld's cards, sorted."""
-        return tuple(CARDS[c] for c in self.codes)
+        return cards_of(self.codes)
 
     @property
     def is_natural(self) -> bool:
@@ -281,16 +281,14 @@ class Step(NamedTuple):
 RawStep = tuple[int, Move, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _shown(codes: tuple[int, ...]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in codes)
-
-
 def log_events(log: Step | None) -> tuple[Event, ...]:
     """The events of a log, oldest first."""
     events: list[Event] = []
     while log is not None:
         events.append(
-            Event(log.seat, log.move, _shown(log.cards), _shown(log.taken), _shown(log.threes))
+            Event(
+                log.seat, log.move, cards_of(log.cards), cards_of(log.taken), cards_of(log.threes)
+            )
         )
         log = log.before
     events.reverse()

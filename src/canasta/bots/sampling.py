@@ -84,5 +84,6 @@ def gone_out(state: GameState, seat: int) -> Table:
     as they are (a record to score, not to play on)."""
     # The engine has no move for "go out now"; the score rows only read the hands, the
     # table and who went out.
-    hands = tuple(() if s == seat else h for s, h in enumerate(state.hands))
-    return evolve(state._table, hands=hands, went_out=seat)
+    table = state._table
+    hands = tuple(() if s == seat else h for s, h in enumerate(table.hands))
+    return evolve(table, hands=hands, went_out=seat)

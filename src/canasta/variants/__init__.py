@@ -3,8 +3,9 @@
 - `names` lists the registered variants, `aliases` their other names, and
   `get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
 - `from_config` reads a mapping such as ``{"variant": "classic-2p",
-  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file, and
-  ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
+  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file,
+  `from_text` a name or a config as JSON text (as a record's ``Variant`` tag holds it),
+  and ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
 - `register` adds a variant. Installed packages add theirs through the entry-point
   group ``canasta.variants``, loaded on first use of the registry. An entry point names a
   `Variant`, or a callable returning one, or a callable returning an iterable of
@@ -42,6 +43,7 @@ from canasta.variants.classic import ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
 
 __all__ = [
+    "CONFIG_SUFFIXES",
     "ENTRY_POINT_GROUP",
     "ClassicVariant",
     "ModernAmericanVariant",
@@ -49,6 +51,7 @@ __all__ = [
     "Variant",
     "aliases",
     "from_config",
+    "from_text",
     "get",
     "load",
     "names",
@@ -60,7 +63,7 @@ __all__ = [
 #: The entry-point group through which installed packages register variants.
 ENTRY_POINT_GROUP = "canasta.variants"
 #: The file suffixes `load` reads.
-_CONFIG_SUFFIXES = (".toml", ".json")
+CONFIG_SUFFIXES = (".toml", ".json")
 
 #: The longest variant name looked up: names are short words, and a "did you mean"
 #: search over a longer text would only waste time and memory.
@@ -297,6 +300,20 @@ def from_config(config: Mapping[str, Any]) -> Variant:
     return get(name, **options)
 
 
+def from_text(text: str) -> Variant:
+    """A variant named by ``text``: a registered name or alias, or a config mapping as JSON
+    text (``'{"variant": "classic", "target_score": 3000}'``).
+
+    JSON text is read with the bounds of every reader (1 MiB, nesting at most 32 deep,
+    integers of at most 20 digits); malformed JSON raises `VariantError`.
+    """
+    if not isinstance(text, str):
+        raise VariantError(f"a variant must be named by text, got {_input.excerpt(text)}")
+    if text.lstrip().startswith("{"):
+        return from_config(_input.loads(text, what="variant config", error=VariantError))
+    return get(text)
+
+
 def load(path: str | os.PathLike[str]) -> Variant:
     """Read a variant config (as for `from_config`) from a ``.toml`` or ``.json`` file.
 
@@ -312,10 +329,10 @@ def load(path: str | os.PathLike[str]) -> Variant:
         raise VariantError(f"a variant config path must be a file name, got {path!r}")
     what = f"variant config {_input.excerpt(os.fspath(path), _input.PATH_CHARS)}"
     suffix = os.path.splitext(os.fspath(path))[1]
-    if suffix.lower() not in _CONFIG_SUFFIXES:
+    if suffix.lower() not in CONFIG_SUFFIXES:
         raise VariantError(
             f"{what}: unknown file type {_input.excerpt(suffix)}; "
-            f"use {' or '.join(_CONFIG_SUFFIXES)}"
+            f"use {' or '.join(CONFIG_SUFFIXES)}"
         )
     text = _input.read_text(
         path, what="variant config", error=VariantError, limit=_input.MAX_JSON_CHARS
