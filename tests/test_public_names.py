@@ -65,7 +65,6 @@ PENDING = {
     ("canasta.cli", "cmd_simulate"),
     ("canasta.cli", "cmd_validate"),
     ("canasta.cli", "cmd_variants"),
-    ("canasta.records", "MAX_NAME_CHARS"),
     ("canasta.records", "TAG_ORDER"),
     # branch strength (issue 16): the bots
     ("canasta.bots.search", "DEFAULT_SIMULATIONS"),

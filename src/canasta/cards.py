@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 import attrs
 
@@ -197,9 +198,24 @@ def parse_codes(text: str) -> tuple[int, ...]:
     return tuple(c.code for c in _parse(text, patterns=False))
 
 
-def cards_of(codes: Iterable[int]) -> tuple[Card, ...]:
-    """Engine codes as `Card` values."""
-    return tuple(CARDS[c] for c in codes)
+@lru_cache(maxsize=4096)
+def cards_of(codes: tuple[int, ...]) -> tuple[Card, ...]:
+    """Engine codes as `Card` values. Cached: the same hands, piles and memories are shown
+    again and again, and equal codes give the same tuple (which an encoder may key on)."""
+    return tuple(map(CARDS.__getitem__, codes))
+
+
+def card_codes(cards: Iterable[Card] | str) -> tuple[int, ...]:
+    """The codes of ``cards``, given as `Card` values or as card text; raises NotationError
+    for text that is not cards, or an entry that is not a card (a rank pattern has no code)."""
+    if isinstance(cards, str):
+        return parse_codes(cards)
+    codes: list[int] = []
+    for card in cards:
+        if not isinstance(card, Card) or card.is_pattern:
+            raise NotationError(f"expected cards, got {excerpt(card)}")
+        codes.append(card.code)
+    return tuple(codes)
 
 
 def format_codes(codes: Iterable[int]) -> str:

@@ -131,7 +131,7 @@ _VARIANT_COLUMNS = {
 # -- play --------------------------------------------------------------------------------
 
 _PLAY_HELP = """\
-Enter a move by its number in the list, or in notation (see the Notation page):
+Enter a move by its number in the list, or in notation (the docs' Notation page):
   draw               draw from the stock
   take:KK  take      take the pile (meld its top card with these cards; bare: lay it off)
   meld:KKK2          meld cards from hand          add:K+K2   lay off on your K meld

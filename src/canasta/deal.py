@@ -15,7 +15,7 @@ from typing import Any
 
 from canasta._input import MAX_INT, MAX_INT_DIGITS, excerpt
 from canasta._rules.transitions import deal as deal_table
-from canasta.cards import JOKER, Card, parse_codes
+from canasta.cards import JOKER, Card, card_codes
 from canasta.errors import NotationError, PositionError, VariantError
 from canasta.state import GameState
 from canasta.variants import from_config, get
@@ -47,17 +47,10 @@ def _shuffled_deck(variant: Variant, seed: int | None) -> list[int]:
     return deck
 
 
-def _deck_codes(variant: Variant, deck: Sequence[Card] | str) -> list[int]:
+def _deck_codes(variant: Variant, deck: Sequence[Card] | str) -> tuple[int, ...]:
     """The codes of a deck given as cards or card text; it must be the variant's cards."""
     try:
-        if isinstance(deck, str):
-            codes = list(parse_codes(deck))
-        else:
-            codes = []
-            for card in deck:
-                if not isinstance(card, Card) or card.is_pattern:
-                    raise PositionError(f"deck entries must be cards, got {card!r}")
-                codes.append(card.code)
+        codes = card_codes(deck)
     except NotationError as exc:
         raise PositionError(f"deck: {exc}") from None
     cards = full_deck(variant)

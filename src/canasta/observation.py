@@ -20,7 +20,7 @@ into a full state that gives the same observation.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -52,6 +52,12 @@ __all__ = ["Observation", "PublicEvent", "observe"]
 
 #: The public event of a move (the name observations used before events showed cards).
 PublicEvent = Event
+
+
+@lru_cache(maxsize=1024)
+def _cards_each(codes: tuple[tuple[int, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each seat's or side's ``codes`` (cached as `cards_of` is)."""
+    return tuple(map(cards_of, codes))
 
 
 @attrs.frozen(slots=False, repr=False)
@@ -262,7 +268,8 @@ def _build(
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""
     seat = _seat(seat, table.variant.players)
-    hidden_hands = tuple(h if s == seat else () for s, h in enumerate(table.hands))
+    hands = table.hands
+    hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
     return Observation(
         variant=table.variant,
@@ -271,10 +278,10 @@ def _build(
         dealer=table.dealer,
         phase=table.phase,
         to_move=table.to_move,
-        hand=cards_of(table.hands[seat]),
-        hand_sizes=tuple(len(h) for h in table.hands),
+        hand=cards_of(hands[seat]),
+        hand_sizes=tuple(map(len, hands)),
         melds=table.melds,
-        threes=tuple(cards_of(t) for t in table.threes),
+        threes=_cards_each(table.threes),
         opened=table.opened,
         melded_seats=table.melded_seats,
         pile_top=CARDS[pile[-1]] if pile else None,
@@ -287,8 +294,8 @@ def _build(
         went_out=table.went_out,
         concealed=table.concealed,
         legal_moves=legal,
-        known=tuple(cards_of(k) for k in memory.known),
-        discarded=tuple(cards_of(d) for d in memory.discarded),
+        known=_cards_each(memory.known),
+        discarded=_cards_each(memory.discarded),
         pile_seen=cards_of(pile),
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,

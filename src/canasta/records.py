@@ -417,7 +417,7 @@ def _escape(text: str) -> str:
 
 
 #: The longest player name: a name, not a text.
-MAX_NAME_CHARS = 100
+_MAX_NAME_CHARS = 100
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)")
 # A name in a Players tag: as written, or quoted as a JSON string when it holds a comma
 # or a quote (possessive, so a long tag is scanned once).
@@ -444,11 +444,11 @@ def _check_name(name: object, line: int = 0) -> str:
     if (
         not isinstance(name, str)
         or not name.strip()
-        or len(name) > MAX_NAME_CHARS
+        or len(name) > _MAX_NAME_CHARS
         or not name.isprintable()
     ):
         raise RecordError(
-            f"a player's name must be printable text of 1 to {MAX_NAME_CHARS} characters, "
+            f"a player's name must be printable text of 1 to {_MAX_NAME_CHARS} characters, "
             f"got {_input.excerpt(name)}",
             line,
             1,

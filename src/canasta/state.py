@@ -21,14 +21,15 @@ from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
-from canasta._rules.transitions import commit
-from canasta.cards import CARDS, Card, cards_of
+from canasta._rules.transitions import commit, stack_stock
+from canasta.cards import CARDS, Card, card_codes, cards_of, format_codes
 from canasta.display import LETTERS, draw_state
 from canasta.errors import (
     ArgumentError,
     CanastaError,
     IllegalMoveError,
     IllegalReason,
+    NotationError,
     PositionError,
     ReplayError,
     VariantError,
@@ -256,6 +257,35 @@ class GameState:
         under the first partner."""
         self.hand(seat)  # the same check of the seat
         return self._table.meld_side(seat)
+
+    def with_stock_top(self, cards: Iterable[Card] | str) -> GameState:
+        """This deal with ``cards`` (`Card` values or card text) on top of the stock, in
+        that order: the first is drawn next. The rest of the stock keeps its order.
+
+        Nothing any seat sees changes (the stock's order is hidden), so the observations,
+        the memory, the history and the legal moves stay the same. This is how a chance
+        player picks each card of the stock as it is drawn: the library draws from the
+        stock one card at a time (a turn's draw, the cards that replace threes, the cards
+        a deal turns up), and whether it takes another card depends only on the cards it
+        took before. So play the move on the state with the cards chosen so far on top;
+        while it took more cards from the stock (compare ``len(state.stock)``) than were
+        chosen, choose one more and play the move again.
+
+        Raises:
+            ArgumentError: ``cards`` are not cards of the stock (with as many copies); this
+                state is unchanged.
+        """
+        try:
+            codes = card_codes(cards)
+        except NotationError as exc:
+            raise ArgumentError(f"stock top: {exc}") from None
+        table = stack_stock(self._table, codes)
+        if table is None:
+            raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")
+        new = GameState(table, self._memory, self._log)
+        # The legal moves never depend on the stock's order: the cached list still holds.
+        _set_attr(new, "_legal", self._legal)
+        return new
 
     # -- moves ----------------------------------------------------------------------------
 

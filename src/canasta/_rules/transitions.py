@@ -1,4 +1,5 @@
-"""Transitions: dealing, and committing a decided move to build the next table.
+"""Transitions: dealing, stacking the stock, and committing a decided move to build the next
+table.
 
 `commit` takes the `Decision` that `canasta._rules.legality.decide` made and builds the
 table after it; it decides nothing a second time. Automatic events (threes laid face up
@@ -72,6 +73,23 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
         for offset in range(players):
             table = declare_threes(table, (first + offset) % players)
     return begin_turn(table, first)
+
+
+def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
+    """The table with ``top`` as the stock's first cards, in that order, the rest of the
+    stock in its order; None when ``top`` is not cards of the stock.
+
+    Every draw from the stock (the deal's upcard, a turn's draw, the cards that replace
+    threes) takes the first card, and whether another card is taken depends only on the
+    cards taken before it: so a chance player may choose each card as it is drawn, by
+    stacking the cards chosen so far and playing the move again.
+    """
+    rest = list(st.stock)
+    for code in top:
+        if code not in rest:
+            return None
+        rest.remove(code)
+    return evolve(st, stock=(*top, *rest))
 
 
 def begin_turn(st: Table, seat: int, **changes: object) -> Table:
