@@ -94,6 +94,7 @@ class Observation:
             up or turned up at the deal).
         history: the public history of the deal since it was dealt or read (not
             compared).
+        special_hand: Modern American: the special hand shown to end the deal, or None.
     """
 
     variant: Variant
@@ -126,6 +127,7 @@ class Observation:
     _template: Table = attrs.field(eq=False, repr=False, alias="template")
     _memory: Memory = attrs.field(eq=False, repr=False, alias="memory")
     _log: Step | None = attrs.field(eq=False, repr=False, alias="log")
+    special_hand: str | None = None
 
     @cached_property
     def history(self) -> tuple[Event, ...]:
@@ -204,6 +206,8 @@ class Observation:
         if self.phase == OVER:
             data["went_out"] = self.went_out
             data["concealed"] = self.concealed
+        if self.special_hand is not None:
+            data["special_hand"] = self.special_hand
         return data
 
 
@@ -262,6 +266,7 @@ def build(
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,
         log=log,
+        special_hand=table.special,
     )
 
 
