@@ -208,24 +208,22 @@ def test_ex34_six_players_three_decks_red_threes(count: int, opened: bool, expec
 
 def test_ex35_three_player_cutthroat() -> None:
     """EX-35: A takes the pile first (lone hand); B and C are partners; B goes out.
-    Partnership: melds 250 incl. one natural canasta (+500), going out +100, B holds nothing,
-    C holds 35: 815; B's red 3 +100 (individual). A: melds 180 incl. one mixed canasta
-    (+300), holds 60, 1 red 3 (+100): 520. Changes: A +520, B +915, C +815.
+    Partnership: combined melds 250 incl. two canastas, one natural (+500) and one mixed
+    (+300), going out +100, B holds nothing, C holds 35: 1115; B's red 3 +100 (individual).
+    A: melds 180 incl. one mixed canasta (+300), holds 60, 1 red 3 (+100): 520. Changes:
+    A +520, B +1215, C +1115.
 
-    canastas_to_go_out is set to 1 so that B may go out with the partnership's single
-    canasta, as in the example (the preset's 2 would forbid it; scoring is unaffected)."""
-    if "classic-3p-cutthroat" not in canasta.variants.names():
-        pytest.skip("variant classic-3p-cutthroat is not registered yet")
-    variant = canasta.variants.get("classic-3p-cutthroat", canastas_to_go_out=1)
+    B goes out by laying off on C's 6s: the partners' melds are one set, so the
+    partnership has the two canastas the preset needs."""
     d = position(
-        variant=variant,
+        variant="classic-3p-cutthroat",
         hands={0: "JK 4D JD", 1: "6S", 2: "KC QC 7C 7H 5D"},
         pile="4H KD",
         stock="6H 4C 8D",
         melds=[
             ["KS KS KH KH KD 2C", "AS AH AD", "QS QH QD QC"],  # A: 70 + 60 + 40
-            ["9S 9S 9H 9H 9D 9D 9C", "TS TS TH TD TC", "6D 6C 6D 6C"],  # B: 70 + 50 + 20
-            ["JS JS JH JH", "8S 8H 8D 8C", "5S 5S 5H 5C"],  # C: 40 + 40 + 20
+            ["9S 9S 9H 9H 9D 9D 9C", "TS TS TH TD TC"],  # B: 70 + 50
+            ["JS JS JH JH", "8S 8H 8D 8C", "6D 6C 6D 6C 2S"],  # C: 40 + 40 + 40
         ],
         threes=["3H", "3D", ""],
     )
@@ -234,13 +232,13 @@ def test_ex35_three_player_cutthroat() -> None:
         "take",  # A lays KD off: K meld of 7 = mixed canasta; A is the lone hand
         "discard:JD",  # A keeps JK 4D 4H = 60
         "draw",  # B draws two cards (draw_count 2): 6H 4C
-        "add:6+6S6H",
+        "add:6+6S6H",  # on C's 6s: a mixed canasta of the partnership
         "discard:4C",  # B goes out
     )
     outcome = state.outcome()
     assert outcome is not None
     assert outcome.went_out == 1
-    assert scores(state) == (520, 915, 815)
+    assert scores(state) == (520, 1215, 1115)
 
 
 # -- EX-36 -----------------------------------------------------------------------------

@@ -133,7 +133,10 @@ def draw_observation(
         opened = "opened" if obs.opened[side] else f"not opened (needs {obs.minimum(side)})"
         lines.append(f"Side {side} (seats {seats}){you}: {opened}")
         melds = obs.melds[side]
-        if melds:
+        shared = obs.meld_side(side) if obs.lone is not None else side
+        if shared != side:
+            lines.append(f"    plays on side {shared}'s melds (cutthroat partners)")
+        elif melds:
             for meld in melds:
                 lines.append(f"    {style.meld(meld)}")
         else:

@@ -72,7 +72,8 @@ class Observation:
         to_move: the seat to act, or None once the deal is over.
         hand: the seat's own hand, sorted.
         hand_sizes: the number of cards in each seat's hand.
-        melds: each side's melds.
+        melds: each side's melds (in 3-player cutthroat, once the lone hand is known, the
+            two partners' shared melds are under the first partner: see `meld_side`).
         threes: each side's threes laid face up.
         opened: each side has completed its initial meld this deal.
         melded_seats: each seat has melded or laid off earlier this deal (spec §2.10).
@@ -140,6 +141,18 @@ class Observation:
     def side(self) -> int:
         """The seat's side."""
         return self.variant.side_of(self.seat)
+
+    def meld_side(self, seat: int | None = None) -> int:
+        """The side whose melds ``seat`` (default: this seat) plays on: its own side, except
+        in 3-player cutthroat once the lone hand is known, when the two partners share the
+        melds listed under the first partner."""
+        seat = self.seat if seat is None else _seat(seat, self.variant.players)
+        return self._template.meld_side(seat)
+
+    @property
+    def own_melds(self) -> tuple[Meld, ...]:
+        """The melds this seat plays on (its side's, or its cutthroat partnership's)."""
+        return self.melds[self._template.meld_side(self.seat)]
 
     @property
     def players(self) -> int:
@@ -228,13 +241,17 @@ def _turn_dict(turn: Turn) -> dict[str, Any]:
     return entry
 
 
+def _seat(seat: object, players: int) -> int:
+    if not (type(seat) is int and 0 <= seat < players):
+        raise ArgumentError(f"seat must be from 0 to {players - 1}, got {excerpt(seat)}")
+    return seat
+
+
 def build(
     table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""
-    players = table.variant.players
-    if not (type(seat) is int and 0 <= seat < players):
-        raise ArgumentError(f"seat must be from 0 to {players - 1}, got {excerpt(seat)}")
+    seat = _seat(seat, table.variant.players)
     hidden_hands = tuple(h if s == seat else () for s, h in enumerate(table.hands))
     pile = table.pile
     return Observation(

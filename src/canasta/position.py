@@ -178,7 +178,9 @@ def _list(value: Any, what: str, length: int) -> list[Any]:
     return list(value)
 
 
-def _meld(variant: Variant, codes: tuple[int, ...], what: str) -> Meld:
+def _meld(variant: Variant, codes: tuple[int, ...], what: str, merged: bool = False) -> Meld:
+    """The meld of ``codes``; ``merged``: it may be two melds merged into one, which may
+    hold more wild cards than one meld may take."""
     naturals = {c >> 2 for c in codes if c != JOKER and c >> 2 != TWO}
     wilds = sum(1 for c in codes if c == JOKER or c >> 2 == TWO)
     if not naturals:
@@ -195,7 +197,11 @@ def _meld(variant: Variant, codes: tuple[int, ...], what: str) -> Meld:
             len(codes) - wilds, wilds
         ):
             raise _fail(f"{what}: not a valid meld of black threes: {format_codes(codes)!r}")
-    elif variant.natural_meld_reason(rank, 0, 0, len(codes) - wilds, wilds, True) is not None:
+    elif (
+        variant.natural_meld_reason(rank, len(codes) - wilds, wilds, 0, 0, True)
+        if merged
+        else variant.natural_meld_reason(rank, 0, 0, len(codes) - wilds, wilds, True)
+    ) is not None:
         raise _fail(f"{what}: invalid meld {format_codes(codes)!r}")
     return Meld.of(rank, tuple(sorted(codes)))
 
@@ -326,12 +332,20 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
             ):
                 raise _fail(f"hands[{seat}] holds a three that must be laid face up")
     pile = _cards(data.get("pile", ""), "pile")
+    lone = data.get("lone")
+    if lone is not None:
+        if not variant.lone_hand_on_first_pickup:
+            raise _fail("lone is only allowed in a cutthroat variant")
+        lone = _int(lone, "lone", 0, players - 1)
     melds_in = _list(data.get("melds", [[] for _ in range(sides)]), "melds", sides)
     melds: list[tuple[Meld, ...]] = []
     for s, side in enumerate(melds_in):
         if not isinstance(side, list | tuple):
             raise _fail(f"melds[{s}] must be a list of melds, got {side!r}")
-        built = [_meld(variant, _cards(m, f"melds[{s}]"), f"melds[{s}]") for m in side]
+        # Spec §3.3: a cutthroat partnership's melds, kept under the first partner's seat,
+        # may be merged melds past the wild-card limit.
+        merged = lone is not None and s != lone
+        built = [_meld(variant, _cards(m, f"melds[{s}]"), f"melds[{s}]", merged) for m in side]
         built.sort(key=lambda m: (m.rank == WILD_RANK, m.rank, -m.size))
         if variant.merges_same_rank:
             # Several black-three melds can exist with 3 decks (each of 3 or 4 threes).
@@ -339,6 +353,13 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
             if len(ranks) != len(set(ranks)):
                 raise _fail(f"melds[{s}]: two melds of the same rank")
         melds.append(tuple(built))
+    if lone is not None:
+        partners = [s for s in range(players) if s != lone]
+        if melds[partners[1]]:
+            raise _fail(
+                f"melds[{partners[1]}] must be empty: once the lone hand is known, the "
+                f"partners' melds are listed under seat {partners[0]}"
+            )
     threes_in = _list(data.get("threes", [""] * sides), "threes", sides)
     threes = tuple(_cards(t, f"threes[{s}]") for s, t in enumerate(threes_in))
     for s, laid in enumerate(threes):
@@ -425,11 +446,6 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
     for key in ("seed",):
         if key in data and data[key] is not None and type(data[key]) is not int:
             raise _fail(f"seed must be an integer, got {data[key]!r}")
-    lone = data.get("lone")
-    if lone is not None:
-        if not variant.lone_hand_on_first_pickup:
-            raise _fail("lone is only allowed in a cutthroat variant")
-        lone = _int(lone, "lone", 0, players - 1)
     table = Table(
         variant=variant,
         scores=scores,

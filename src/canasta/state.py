@@ -162,7 +162,8 @@ class GameState:
 
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
-        """Each side's melds."""
+        """Each side's melds (in 3-player cutthroat, once the lone hand is known, the two
+        partners' shared melds are under the first partner: see `meld_side`)."""
         return self._table.melds
 
     @property
@@ -233,6 +234,13 @@ class GameState:
 
     def side_of(self, seat: int) -> int:
         return self._table.variant.side_of(seat)
+
+    def meld_side(self, seat: int) -> int:
+        """The side whose melds ``seat`` plays on: its own side, except in 3-player
+        cutthroat once the lone hand is known, when the two partners share the melds listed
+        under the first partner."""
+        self.hand(seat)  # the same check of the seat
+        return self._table.meld_side(seat)
 
     def counts(self) -> list[int]:
         """The hand of the seat to move, counted by rank index (a fresh list)."""

@@ -204,6 +204,19 @@ class Table:
     #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
+    def meld_side(self, seat: int) -> int:
+        """The side whose melds ``seat`` plays on.
+
+        Its own side, except in 3-player cutthroat once the lone hand is known: then the
+        two partners play on one set of melds (spec §3.3), kept under the first partner's
+        seat, and the other partner's entry stays empty.
+        """
+        side = self.variant.side_of(seat)
+        lone = self.lone
+        if lone is None or side == lone:
+            return side
+        return 1 if lone == 0 else 0
+
 
 class Memory(NamedTuple):
     """What the whole table remembers of a deal's past (every seat saw it happen).

@@ -307,7 +307,7 @@ def candidate_moves(state: GameState, rng: random.Random | None = None) -> list[
     # Lay-offs: on each of the side's melds, on the wild meld, on a rank with no meld.
     targets: set[str] = {"*"}
     if seat is not None:
-        for meld in state.melds[state.variant.side_of(seat)]:
+        for meld in state.melds[state.meld_side(seat)]:
             targets.add(meld.rank_text)
     if absent:
         targets.add(RANKS[rng.choice(absent)])

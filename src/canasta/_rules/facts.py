@@ -305,7 +305,7 @@ def context(st: Table) -> Context:
         assert seat is not None
         variant = st.variant
         side = variant.side_of(seat)
-        melds = st.melds[side]
+        melds = st.melds[st.meld_side(seat)]
         cap = variant.max_meld_size
         growable: list[Meld | None] = [None] * 14
         for meld in melds:

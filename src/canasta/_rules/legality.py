@@ -499,7 +499,7 @@ def discard_block(st: Table) -> R | None:
     if turn.no_discard:
         return R.NO_DISCARD
     side = variant.side_of(seat)
-    melds = st.melds[side]
+    melds = st.melds[st.meld_side(seat)]
     going_out = len(st.hands[seat]) == 1
     if not st.opened[side] and (turn.melded or turn.took_pile):
         exempt = (

@@ -206,6 +206,36 @@ def _partner(st: Table, seat: int) -> int | None:
     return next(s for s in range(st.variant.players) if s not in (seat, lone))
 
 
+def _form_partnership(st: Table, lone: int) -> Table:
+    """Spec §3.3 cutthroat: the first player to take the pile becomes the lone hand, and
+    the other two become partners who play on one set of melds.
+
+    Their melds move under the first partner's seat (`Table.meld_side`), same-rank melds
+    merged into one ([LIB]: a merged meld over the wild-card limit stays, and the rules
+    refuse it more wild cards as they would any meld). Once either partner has opened, both
+    have.
+    """
+    st = evolve(st, lone=lone)
+    first, second = (s for s in range(st.variant.players) if s != lone)
+    merged: dict[int, Meld] = {}
+    apart: list[Meld] = []
+    for meld in st.melds[first] + st.melds[second]:
+        held = merged.get(meld.rank)
+        if held is None:
+            merged[meld.rank] = meld
+        elif held.size + meld.size <= st.variant.max_meld_size:
+            merged[meld.rank] = held.plus(meld.codes)
+        else:
+            apart.append(meld)  # a variant whose melds stop growing keeps them apart
+    melds = replaced(st.melds, first, _sorted_melds((*merged.values(), *apart)))
+    opened = st.opened[first] or st.opened[second]
+    return evolve(
+        st,
+        melds=replaced(melds, second, ()),
+        opened=replaced(replaced(st.opened, first, opened), second, opened),
+    )
+
+
 def _is_concealed(st: Table, seat: int) -> bool:
     turn = st.turn
     return (
@@ -277,7 +307,8 @@ def commit(st: Table, decision: Decision) -> Table:
     play = decision.play
     assert play is not None
     side = variant.side_of(seat)
-    melds = st.melds[side]
+    shared = st.meld_side(seat)
+    melds = st.melds[shared]
     cards = decision.codes
     if isinstance(move, Take):
         cards = (st.pile[-1], *cards)
@@ -288,18 +319,14 @@ def commit(st: Table, decision: Decision) -> Table:
     st = evolve(
         st,
         hands=hands,
-        melds=replaced(st.melds, side, melds),
+        melds=replaced(st.melds, shared, melds),
         turn=play_turn(st, play),
         phase=PLAY,
     )
     if isinstance(move, Take):
         st = evolve(st, pile=(), frozen=False)
         if variant.lone_hand_on_first_pickup and st.lone is None:
-            # Spec §3.3: the first player to take the pile becomes the lone hand.
-            st = evolve(st, lone=seat)
-            partners = [s for s in range(variant.players) if s != seat]
-            if any(st.opened[s] for s in partners):
-                st = evolve(st, opened=tuple(o or s in partners for s, o in enumerate(st.opened)))
+            st = _form_partnership(st, seat)
     if not st.opened[side]:
         if opening_complete(st, side, st.turn):
             opened = replaced(st.opened, side, True)

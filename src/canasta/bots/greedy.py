@@ -236,7 +236,7 @@ class GreedyBot:
         side = obs.side
         if obs.turn.permission is False or not obs.opened[side]:
             return False
-        if _canastas(obs.melds[side]) < obs.variant.canastas_to_go_out - 1:
+        if _canastas(obs.own_melds) < obs.variant.canastas_to_go_out - 1:
             return False
         return self._wins(obs, self._turn_out_margins(obs))
 
@@ -248,7 +248,7 @@ class GreedyBot:
             return True
         if obs.turn.permission is False or not obs.opened[side]:
             return False
-        return _canastas(obs.melds[side]) >= obs.variant.canastas_to_go_out and self._wins(
+        return _canastas(obs.own_melds) >= obs.variant.canastas_to_go_out and self._wins(
             obs, self._margins_if_out(obs, obs.seat)
         )
 
@@ -259,7 +259,7 @@ class GreedyBot:
             side = variant.side_of(seat)
             if side == obs.side or obs.hand_sizes[seat] > 4:
                 continue
-            if _canastas(obs.melds[side]) >= variant.canastas_to_go_out:
+            if _canastas(obs.melds[obs.meld_side(seat)]) >= variant.canastas_to_go_out:
                 return True
         return False
 
@@ -366,7 +366,7 @@ class GreedyBot:
             self._simulating
             or not obs.opened[side]
             or len(obs.hand) > _ENDGAME_HAND
-            or _canastas(obs.melds[side]) < obs.variant.canastas_to_go_out
+            or _canastas(obs.own_melds) < obs.variant.canastas_to_go_out
         ):
             return None
         candidates = [m for m in moves if isinstance(m, Draw | Take)]
@@ -390,7 +390,7 @@ class GreedyBot:
     def _pile_value(self, obs: Observation) -> float:
         """How much the cards under the top of the pile would help this hand."""
         counts = Counter(c.rank for c in obs.hand)
-        meld_ranks = {m.rank for m in obs.melds[obs.side]}
+        meld_ranks = {m.rank for m in obs.own_melds}
         value = 10.0  # the top card goes to a meld
         for card in obs.pile_seen[:-1]:
             if is_wild(card):
@@ -427,7 +427,7 @@ class GreedyBot:
     def _meld_choice(self, obs: Observation, moves: tuple[Move, ...]) -> Move | None:
         """The best meld or lay-off, or None when the bot would rather stop melding."""
         side = obs.side
-        melds = obs.melds[side]
+        melds = obs.own_melds
         opened = obs.opened[side]
         hand_size = len(obs.hand)
         counts = Counter(c.rank for c in obs.hand)
@@ -508,7 +508,7 @@ class GreedyBot:
         if not worlds:
             return False
         state = self._play_opening(worlds[0].apply(take), obs.seat)
-        return self._rules.opening_penalty(state.melds[obs.side]) > 0
+        return self._rules.opening_penalty(state.melds[state.meld_side(obs.seat)]) > 0
 
     def _plan_opening(self, obs: Observation, moves: tuple[Move, ...]) -> Move | None:
         """Modern American: try each first meld of an opening to the end of the opening.
@@ -527,7 +527,7 @@ class GreedyBot:
             state = self._play_opening(worlds[0].apply(first), obs.seat)
             if not state.opened[obs.side]:
                 continue
-            melds = state.melds[obs.side]
+            melds = state.melds[state.meld_side(obs.seat)]
             left = len(state.hand(obs.seat))
             score = (
                 _table_value(melds) - self._rules.opening_penalty(melds) + _OPEN_HAND_WEIGHT * left
@@ -631,7 +631,7 @@ class GreedyBot:
         next_side = variant.side_of(nxt)
         if next_side != obs.side:
             frozen = obs.frozen or variant.pile_always_frozen or not obs.opened[next_side]
-            if not frozen and any(m.rank == meld_rank for m in obs.melds[next_side]):
+            if not frozen and any(m.rank == meld_rank for m in obs.melds[obs.meld_side(nxt)]):
                 score -= 150.0 + 10 * obs.pile_size
             known = Counter(c.rank for c in obs.known[nxt])
             if known.get(rank, 0) >= 2:

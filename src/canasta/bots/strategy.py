@@ -176,7 +176,7 @@ class ModernAmericanStrategy(Strategy):
         return _UNFINISHED_PENALTY * _penalised(melds)
 
     def shed_score(self, obs: Observation, rank: int, held: int) -> float | None:
-        if rank in PURE_RANKS and held >= 3 and not unfinished_pure(obs.melds[obs.side], rank):
+        if rank in PURE_RANKS and held >= 3 and not unfinished_pure(obs.own_melds, rank):
             return _HELD_DISCARD  # three or more held at the end cost 1500 (§3.5.9)
         return None
 
@@ -212,7 +212,7 @@ class ModernAmericanStrategy(Strategy):
     def _pure_take_ok(self, obs: Observation, top: Card) -> bool:
         """Taking the pile onto aces or sevens grows the side's pure meld of them, or the
         hand and the pile hold a canasta of them."""
-        if unfinished_pure(obs.melds[obs.side], rank_index(top.rank)):
+        if unfinished_pure(obs.own_melds, rank_index(top.rank)):
             return True
         mine = sum(1 for c in obs.hand + obs.pile_seen if c.rank == top.rank)
         return mine >= CANASTA
@@ -240,7 +240,7 @@ class ModernAmericanStrategy(Strategy):
             held = sum(1 for c in cards if c.rank == text)
             if (
                 held < CANASTA
-                and not unfinished_pure(obs.melds[obs.side], rank)
+                and not unfinished_pure(obs.own_melds, rank)
                 and (top is None or top.rank != text)
             ):
                 excess.append(max(0, held - _HELD_FREE))

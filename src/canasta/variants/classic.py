@@ -157,7 +157,9 @@ class ClassicVariant(Variant):
         # Spec §2.4 and D8: N >= 2, W <= the maximum, and the chosen ratio.
         if n < 2 or n + w < 3:
             return IllegalReason.INVALID_MELD
-        if w > self.max_wilds_per_meld:
+        # Only a play that adds wilds can break the limit: a cutthroat partnership's merged
+        # meld may hold more and still take naturals (spec §3.3 [LIB]).
+        if w > self.max_wilds_per_meld and add_wilds:
             return IllegalReason.TOO_MANY_WILDS
         ratio = self.meld_wild_ratio
         if (ratio == "n_ge_w" and w > n) or (ratio == "n_gt_w" and w >= n):

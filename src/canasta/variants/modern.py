@@ -150,6 +150,13 @@ class ModernAmericanVariant(Variant):
             options = {**options, "mac_hold_three": options["mac_special_hands"]}
         return super().with_options(options)
 
+    def to_config(self, *, full: bool = False) -> dict[str, Any]:
+        config = super().to_config(full=full)
+        # H7: read back, mac_hold_three follows mac_special_hands unless it is written too.
+        if "mac_special_hands" in config and self.mac_hold_three != self.mac_special_hands:
+            config["mac_hold_three"] = self.mac_hold_three
+        return config
+
     # -- special hands (spec §3.5.11.3) and the held three (§3.5.11.4) -----------------
 
     @property
