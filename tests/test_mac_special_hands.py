@@ -313,3 +313,11 @@ def test_hold_three_needs_special_hands() -> None:
         canasta.variants.get("mac", mac_hold_three=True)
     with pytest.raises(canasta.VariantError, match="'quads' is not a special hand"):
         canasta.variants.get("mac", **SH, mac_special_hand_values={"quads": 3000})
+
+
+def test_greedy_bot_shows_a_special_hand_it_holds() -> None:
+    """GreedyBot declares a special hand when it holds one (else plays as before)."""
+    state = south(PAIRS)
+    assert canasta.bots.GreedyBot().choose(state.observe(SOUTH)) == canasta.Special()
+    plain = south("4S 4H 4D 6C 6D 8S 8H 9C 9D JS JH QC QD KS")
+    assert canasta.bots.GreedyBot().choose(plain.observe(SOUTH)) != canasta.Special()

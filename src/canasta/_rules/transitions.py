@@ -105,14 +105,18 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
     variant = st.variant
     laid = variant.laid_out_threes
     hand = st.hands[seat]
-    if not any(c in laid and c != keep for c in hand):
+    if sum(1 for c in hand if c in laid) <= (keep is not None):
         return st
     side = variant.side_of(seat)
     may_hold = keep is None and variant.holds_three and not st.opened[side]
     stock = st.stock
     threes = st.threes[side]
-    cards = [c for c in hand if c not in laid or c == keep]
-    pending = [c for c in hand if c in laid and c != keep]
+    cards = [c for c in hand if c not in laid]
+    pending = [c for c in hand if c in laid]
+    if keep is not None:
+        # One copy only: with two decks the hand may hold the same three twice.
+        pending.remove(keep)
+        cards.append(keep)
     while pending:
         threes += (pending.pop(),)
         if stock:
