@@ -258,12 +258,12 @@ def deck(name: str) -> list[str]:
 
 def held_threes_excluded(name: str, cards: list[str]) -> list[str]:
     """``cards`` without the threes that the player to move may not hold during play (those
-    the variant lays face up): each three is tried in a one-card position."""
+    the variant lays face up): each three is tried in a small position."""
 
     players = canasta.variants.get(name).players
 
     def accepted(card: str) -> bool:
-        hands = [[card], *([] for _ in range(players - 1))]
+        hands = [[card, "KS"], *([f"{rank}S"] for rank in "QJT98"[: players - 1])]
         try:
             GameState.from_dict({"variant": name, "phase": "play", "hands": hands})
         except PositionError:

@@ -1,16 +1,21 @@
 """Speed of the learning integrations against raw play (``make bench``).
 
-For each variant (default: ``classic`` and ``modern-american``) this plays ``--deals``
-seeded deals with uniformly random legal actions three ways, in the same process and
-minute, and prints the CPU time of one decision:
+For each variant (default: ``classic`` and ``modern-american``) and each environment this
+plays ``--deals`` deals twice, in the same process and minute, and prints the CPU time of
+one decision both ways:
 
-- raw: ``legal_moves()`` + the random choice + ``apply()`` on a `GameState`;
-- PettingZoo: ``last()`` (the observation vector and the action mask of the agent to
-  move) + the random choice from the mask + ``step()``;
-- OpenSpiel: ``observation_tensor()`` + ``legal_actions()`` + the random choice +
-  ``apply_action()`` (the chance deal before the first move is not counted).
+- raw: ``legal_moves()`` + ``apply()`` of a randomly chosen legal move on a `GameState`,
+  from the environment's own deal;
+- the environment, replaying the same moves: for PettingZoo ``last()`` (the observation
+  vector and the action mask of the agent to move) + ``step()``; for OpenSpiel
+  ``observation_tensor()`` + ``legal_actions()`` + ``apply_action()``, once for each way
+  chance picks the cards (parameter ``chance``). With ``draw`` the chance nodes of the
+  cards a move draws count in its time (chance picks the cards the raw deal drew), with
+  ``deck`` there are none; the chance deal before the first move is not counted.
 
-The ratios say how many raw decisions one environment step costs (target: at most 2).
+Both ways play the same deals and the same moves, each from empty caches, so the ratio
+compares like with like (the cost of ``legal_moves()`` varies a lot from deal to deal).
+The ratio says how many raw decisions one environment step costs (target: at most 2).
 
 Usage: ``python benchmarks/bench_rl.py [--deals N] [--seed S] [--variants a,b]``.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import platform
 import random
+import sys
 import time
 from collections.abc import Sequence
 
@@ -26,64 +32,112 @@ import pyspiel
 from options import deal_parser, parse_deals
 
 import canasta
-import canasta.envs.openspiel
+from canasta.envs.openspiel import CARDS, CanastaState
 from canasta.envs.pettingzoo import env
+from canasta.rl import ActionSpace
 
 TARGET_RATIO = 2.0
+clock = time.process_time
 
 
-def raw(name: str, deals: int, seed: int) -> float:
-    """CPU µs per raw decision."""
-    clock = time.process_time
-    spent, decisions = 0.0, 0
-    for i in range(deals):
-        rng = random.Random(seed + i)
-        state = canasta.new_game(name, seed=seed + i)
-        start = clock()
-        while not state.is_over:
-            state = state.apply(rng.choice(state.legal_moves()))
-            decisions += 1
-        spent += clock() - start
-    return 1e6 * spent / decisions
+def cold() -> None:
+    """Empty the library's caches (the functools caches of its modules), so that the raw
+    play and the environment's replay of it start alike."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("canasta."):
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
 
 
-def pettingzoo(name: str, deals: int, seed: int) -> float:
-    """CPU µs per PettingZoo step (``last`` with tensor and mask, then ``step``)."""
-    clock = time.process_time
+def raw(state: canasta.GameState, seed: int) -> tuple[float, list[canasta.Move]]:
+    """CPU seconds of random play of ``state`` to the end of the deal, and its moves."""
+    rng = random.Random(seed)
+    moves: list[canasta.Move] = []
+    start = clock()
+    while not state.is_over:
+        legal = state.legal_moves()
+        move = legal[rng.randrange(len(legal))]
+        state = state.apply(move)
+        moves.append(move)
+    return clock() - start, moves
+
+
+def pettingzoo(name: str, deals: int, seed: int) -> tuple[float, float]:
+    """CPU µs per raw decision and per PettingZoo step (``last`` with tensor and mask,
+    then ``step``), over the same deals and moves."""
     environment = env(name)
-    spent, steps = 0.0, 0
+    actions = ActionSpace(environment.variant)
+    spent_raw = spent = 0.0
+    played: list[list[int]] = []
+    cold()
     for i in range(deals):
-        rng = random.Random(seed + i)
+        environment.reset(seed=seed + i)
+        took, moves = raw(environment.game_state, seed + i)
+        spent_raw += took
+        played.append([actions.encode(m) for m in moves])
+    cold()
+    for i, deal in enumerate(played):
         environment.reset(seed=seed + i)
         start = clock()
-        while True:
-            obs, _, terminated, _, _ = environment.last()
-            if terminated:
-                break
-            environment.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
-            steps += 1
+        for action in deal:
+            environment.last()
+            environment.step(action)
         spent += clock() - start
-    return 1e6 * spent / steps
+        assert environment.terminations[environment.agent_selection]
+    steps = sum(map(len, played))
+    return 1e6 * spent_raw / steps, 1e6 * spent / steps
 
 
-def openspiel(name: str, deals: int, seed: int) -> float:
-    """CPU µs per OpenSpiel decision (observation tensor, legal actions, apply)."""
-    clock = time.process_time
-    game = pyspiel.load_game("canasta_lib", {"variant": name})
-    spent, steps = 0.0, 0
+def _dealt(game: pyspiel.Game, seed: int) -> tuple[CanastaState, canasta.GameState]:
+    """A chance deal of ``game`` and the deal to play raw: with ``chance="draw"``, its
+    stock shuffled (it is not settled yet: chance will pick the cards as they are
+    drawn)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, weights)[0])
+    deal = state.game_state
+    assert deal is not None
+    if game.get_parameters()["chance"] == "draw":
+        stock = list(canasta.parse_cards(deal.to_dict()["stock"]))
+        rng.shuffle(stock)
+        deal = deal.with_stock_top(stock)
+    return state, deal
+
+
+def openspiel(name: str, deals: int, seed: int, chance: str) -> tuple[float, float]:
+    """CPU µs per raw decision and per OpenSpiel decision (observation tensor, legal
+    actions, apply, and the chance nodes of the cards it draws), over the same deals and
+    moves."""
+    game = pyspiel.load_game("canasta_lib", {"variant": name, "chance": chance})
+    actions = ActionSpace(canasta.variants.get(name))
+    spent_raw = spent = 0.0
+    played: list[tuple[list[int], list[int]]] = []
+    cold()
     for i in range(deals):
-        rng = random.Random(seed + i)
-        state = game.new_initial_state()
-        while state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
+        _, deal = _dealt(game, seed + i)
+        took, moves = raw(deal, seed + i)
+        spent_raw += took
+        stock = [CARDS.index(card) for card in canasta.parse_cards(deal.to_dict()["stock"])]
+        played.append(([actions.encode(m) for m in moves], stock))
+    cold()
+    for i, (chosen, stock) in enumerate(played):
+        state, _ = _dealt(game, seed + i)
+        drawn = iter(stock)  # chance picks the cards the raw deal drew
         start = clock()
-        while not state.is_terminal():
+        for action in chosen:
             state.observation_tensor(state.current_player())
-            state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
+            state.legal_actions()
+            state.apply_action(action)
+            while state.is_chance_node():
+                state.apply_action(next(drawn))
         spent += clock() - start
-    return 1e6 * spent / steps
+        assert state.is_terminal()
+    steps = sum(len(chosen) for chosen, _ in played)
+    return 1e6 * spent_raw / steps, 1e6 * spent / steps
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,20 +148,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"canasta {canasta.__version__} RL bench: Python {platform.python_version()}, "
         f"{args.deals} deals per variant from seed {args.seed}, CPU time per decision"
     )
-    header = (
-        f"{'variant':<18}{'raw µs':>9}{'PettingZoo µs':>15}{'ratio':>7}"
-        f"{'OpenSpiel µs':>14}{'ratio':>7}"
-    )
+    header = f"{'variant':<18}{'environment':<20}{'raw µs':>9}{'env µs':>9}{'ratio':>7}"
     print(header)
     print("-" * len(header))
     for name in names:
-        base = raw(name, args.deals, args.seed)
-        zoo = pettingzoo(name, args.deals, args.seed)
-        spiel = openspiel(name, args.deals, args.seed)
-        print(
-            f"{name:<18}{base:>9.1f}{zoo:>15.1f}{zoo / base:>7.1f}"
-            f"{spiel:>14.1f}{spiel / base:>7.1f}"
-        )
+        runs = {"PettingZoo": pettingzoo(name, args.deals, args.seed)}
+        for chance in ("draw", "deck"):
+            runs[f"OpenSpiel {chance}"] = openspiel(name, args.deals, args.seed, chance)
+        for label, (base, step) in runs.items():
+            print(f"{name:<18}{label:<20}{base:>9.1f}{step:>9.1f}{step / base:>7.2f}")
     print(f"ratio: CPU time of one environment step in raw decisions (target ≤{TARGET_RATIO:.0f}).")
     return 0
 

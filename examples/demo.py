@@ -13,7 +13,6 @@ import sys
 
 import canasta
 from canasta.bots import GreedyBot
-from canasta.cards import CARDS
 from canasta.display import draw_outcome, style_for
 from canasta.observation import observe
 
@@ -24,7 +23,7 @@ def main(seed: int = 2024) -> None:
     bots = [GreedyBot() for _ in range(state.variant.players)]
     print(f"Classic Canasta, seed {seed}: four greedy bots, partners sit opposite.")
     print(f"Upcard: {style.card(state.pile_top) if state.pile_top else '-'}", end="")
-    threes = [style.cards(CARDS[c] for c in side) for side in state.threes]
+    threes = [style.cards(side) for side in state.threes]
     print(f"   red threes dealt: side 0 [{threes[0]}]  side 1 [{threes[1]}]\n")
     turn, line = 0, ""
     while not state.is_over:

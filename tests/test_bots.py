@@ -159,11 +159,16 @@ def _answer_position(asker_hand: str) -> canasta.GameState:
     )
 
 
-def test_greedy_answers_by_its_hand_but_never_strands_the_asker() -> None:
-    # Behind, with a big hand, the partner would rather play on ...
+def test_greedy_answers_by_its_hand() -> None:
+    # Behind, with a big hand, the partner would rather play on.
     assert str(GreedyBot().choose(_answer_position("7C 7D").observe(2))) == "no"
-    # ... but "no" would leave an asker holding one card with nothing it may do.
-    assert str(GreedyBot().choose(_answer_position("7C").observe(2))) == "yes"
+
+
+def test_a_position_where_no_would_strand_the_asker_is_refused() -> None:
+    # A player asks only when it can go out and still play on after "no": with one card
+    # it could not, so such a position cannot be read (and no bot has to answer it).
+    with pytest.raises(canasta.PositionError, match="after no"):
+        _answer_position("7C")
 
 
 def test_no_legal_move_raises() -> None:

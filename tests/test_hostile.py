@@ -346,3 +346,37 @@ def test_a_record_that_is_not_utf8(tmp_path: Path) -> None:
     path.write_bytes('[Variant "clássico"]\n'.encode("latin-1"))
     with pytest.raises(RecordError, match="not UTF-8"):
         records.load(path)
+
+
+# -- records like PGN: the new syntax is bounded too ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        "," * MB,
+        '"' * MB,
+        '"' + "A" * MB + '"',
+        "\\" * (MB // 8),
+        ", ".join(["Ann"] * 20_000),
+        '"\\u0000", B',
+        '"' + "[" * 100_000 + '"',
+    ],
+)
+def test_a_hostile_players_tag(players: str) -> None:
+    text = f'[Game "deal"]\n[Variant "classic"]\n[Seed "1"]\n[Players "{players}"]\n'
+    # The tag itself is about 1 MB; reading its names adds little.
+    assert peak_bytes(lambda: records.loads(text)) < 24 * MB
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Variant "classic"]\n\n' * 10_000,  # ten thousand records
+        '[Variant "classic"]\n[Seed "1"]\n{' + "\n" * 50_000,  # a comment never closed
+        '[Variant "classic"]\n[Seed "1"]\n' + "{ x }" * 20_000 + "\n[Date",
+        '[Variant "classic"]\n[Seed "1"]\n' + "; x\n" * 20_000 + "\n[Date",
+    ],
+)
+def test_many_records_and_comments_cost_little(text: str) -> None:
+    assert peak_bytes(lambda: records.parse(text)) < 64 * MB

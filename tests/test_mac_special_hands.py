@@ -272,6 +272,8 @@ def test_ex_67_courtesy() -> None:
     assert_illegal(after_north_opened({}), "special", R.SPECIAL_NOT_ALLOWED)
     courtesy = after_north_opened({"mac_special_hand_courtesy": True})
     assert courtesy.to_dict()["courtesy"] == SOUTH
+    # EX-68: once the turn has a meld or lay-off, no special hand for the rest of it.
+    assert_illegal(courtesy.apply("add:K+K"), "special", R.SPECIAL_NOT_ALLOWED)
     over = assert_legal(courtesy, "special")
     assert_score(over, 0, 2500, special_hand=2500)  # North's melds are ignored
     # On South's following turn: no longer.
@@ -300,9 +302,6 @@ def test_ex_68_special_hand_after_exposing_the_held_three() -> None:
     assert str(canasta.parse_move("expose:3c")) == "expose:3C"
     with pytest.raises(canasta.NotationError):
         canasta.parse_move("expose:4C")
-    # Once the turn has a meld, no special hand for the rest of it.
-    melded = south(PAIRS, turn={"melded": True, "opening": 10, "groups": [["4", 2, 1, True]]})
-    assert_illegal(melded, "special", R.SPECIAL_NOT_ALLOWED)
 
 
 def test_hold_three_needs_special_hands() -> None:

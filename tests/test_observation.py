@@ -37,16 +37,24 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
     """The same deal with everything ``seat`` cannot see dealt anew.
 
     The other hands (except the cards known to be in them) and the stock are shuffled
-    together and dealt back with the same sizes.
+    together and dealt back with the same sizes. The hands that the position's legality
+    rests on stay as they are: the player to move's (it has a legal move) and, when a
+    question is pending, the asker's (it could go out); a position with other cards there
+    could not be read (`from_dict` refuses positions in which play is stuck).
     """
     obs = observe(state, seat)
     laid_out = state.variant.laid_out_threes
-    pool: list[int] = list(state.stock)
+    fixed = {seat}
+    if state.to_move is not None:
+        fixed.add(state.to_move)
+        if state.phase == "answer":
+            fixed.add((state.to_move - state.variant.sides) % state.variant.players)
+    pool: list[int] = [c.code for c in state.stock]
     kept: dict[int, list[int]] = {}
     for other, hand in enumerate(state.hands):
-        if other == seat:
+        if other in fixed:
             continue
-        rest = Counter(hand) - _codes(obs.known[other])
+        rest = _codes(hand) - _codes(obs.known[other])
         keep = list(_codes(obs.known[other]).elements())
         for code in rest.elements():
             (keep if code in laid_out else pool).append(code)
@@ -57,8 +65,8 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
     pool = [c for c in pool if c not in laid_out]
     hands = []
     for other, hand in enumerate(state.hands):
-        if other == seat:
-            hands.append(hand)
+        if other in fixed:
+            hands.append(tuple(c.code for c in hand))
             continue
         need = len(hand) - len(kept[other])
         hands.append(tuple(kept[other] + pool[:need]))
@@ -109,19 +117,19 @@ def test_sampled_state_has_the_same_observation(
     assert observe(sampled, seat) == obs
     # The sample respects what the seat remembers.
     for other, known in enumerate(obs.known):
-        assert not _codes(known) - Counter(sampled.hands[other])
-    seen = tuple(c.code for c in obs.pile_seen)
+        assert not _codes(known) - _codes(sampled.hands[other])
+    seen = obs.pile_seen
     assert sampled.pile[len(sampled.pile) - len(seen) :] == seen
     # Never more copies of a card than the decks hold.
     deck = Counter(canasta.deal.full_deck(state.variant))
-    everything = Counter(sampled.stock) + Counter(sampled.pile)
+    everything = _codes(sampled.stock) + _codes(sampled.pile)
     for hand in sampled.hands:
-        everything += Counter(hand)
+        everything += _codes(hand)
     for side in sampled.melds:
         for meld in side:
             everything += Counter(meld.codes)
     for threes in sampled.threes:
-        everything += Counter(threes)
+        everything += _codes(threes)
     everything += Counter(sampled.turn.waiting)
     assert not everything - deck
 
@@ -141,8 +149,8 @@ def test_the_observation_tells_the_truth(state: canasta.GameState, data: st.Data
     assert obs.legal_moves == (state.legal_moves() if state.to_move == seat else ())
     # What the seat remembers is true: known cards are in the hands, the seen pile is on top.
     for other, known in enumerate(obs.known):
-        assert not _codes(known) - Counter(state.hands[other])
-    seen = tuple(c.code for c in obs.pile_seen)
+        assert not _codes(known) - _codes(state.hands[other])
+    seen = obs.pile_seen
     assert state.pile[len(state.pile) - len(seen) :] == seen
     assert (len(seen) >= 1) == bool(state.pile)
     # Draws never show their cards, not even to the seat that drew.
@@ -202,7 +210,7 @@ def test_cards_taken_from_the_pile_are_known_until_played() -> None:
                 assert taker is not None
                 obs = observe(state, (taker + 1) % 4)
                 laid = state.variant.laid_out_threes
-                expected = Counter(c for c in before.pile[:-1] if c not in laid)
+                expected = Counter(c.code for c in before.pile[:-1] if c.code not in laid)
                 assert _codes(obs.known[taker]) == expected
                 # The whole pile is now known to be empty and seen.
                 assert obs.pile_seen == () and obs.pile_size == 0

@@ -184,3 +184,73 @@ def test_deals_end_and_score_in_fives(name: Variant, seed: int) -> None:
         assert not state.hands[outcome.went_out]
     assert tuple(event.move for event in state.history()) == game.moves
     assert canasta.new_game(name, seed=seed).play(game.moves) == state
+
+
+def _card_list(text: str) -> list[str]:
+    return text.split() if text else []
+
+
+@st.composite
+def _mutated_position(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    """A position reached by random play, then changed in one to three ways a hand-written
+    or corrupted position might be: cards moved between hands, pile and stock, a hand or
+    the stock emptied, another phase or seat to move, turn progress or opened flags set."""
+    data = draw(played(name, max_plies=120)).state.to_dict()
+    seats = len(data["hands"])
+    places = [f"hands.{s}" for s in range(seats)] + ["pile", "stock"]
+
+    def get(place: str) -> list[str]:
+        if place.startswith("hands."):
+            return _card_list(data["hands"][int(place[6:])])
+        return _card_list(data.get(place) or "")
+
+    def put(place: str, cards: list[str]) -> None:
+        if place.startswith("hands."):
+            data["hands"][int(place[6:])] = " ".join(cards)
+        else:
+            data[place] = " ".join(cards)
+
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(("move", "empty", "phase", "seat", "turn", "opened")))
+        if kind == "move":
+            source, target = draw(st.sampled_from(places)), draw(st.sampled_from(places))
+            cards = get(source)
+            if cards:
+                card = cards.pop(draw(st.integers(0, len(cards) - 1)))
+                put(source, cards)
+                put(target, [*get(target), card])
+        elif kind == "empty":
+            put(draw(st.sampled_from(places)), [])
+        elif kind == "phase":
+            data["phase"] = draw(st.sampled_from(("draw", "play", "answer", "over")))
+        elif kind == "seat":
+            data["to_move"] = draw(st.integers(0, seats - 1))
+        elif kind == "turn":
+            turn = dict(data.get("turn", {}))
+            key = draw(st.sampled_from(("took_pile", "must_go_out", "no_discard", "asked")))
+            turn[key] = draw(st.booleans())
+            data["turn"] = turn
+        else:
+            sides = len(data["melds"])
+            data["opened"] = [draw(st.booleans()) for _ in range(sides)]
+    return data
+
+
+@by_variant
+@PROPERTIES
+@given(data=st.data())
+def test_an_accepted_position_can_always_be_played_on(name: str, data: st.DataObject) -> None:
+    """A position `from_dict` accepts has a legal move or is over, and so does every state
+    random play reaches from it: a program can never get stuck on a position it was given."""
+    position = data.draw(_mutated_position(name))
+    try:
+        state = canasta.GameState.from_dict(position)
+    except canasta.PositionError:
+        return
+    rng = random.Random(data.draw(seeds()))
+    for _ in range(200):
+        if state.is_over:
+            return
+        legal = state.legal_moves()
+        assert legal, f"no legal move, deal not over: {json.dumps(state.to_dict())}"
+        state = state.apply(rng.choice(legal))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,8 +192,8 @@ def test_moves_without_turn_numbers_or_seats() -> None:
 
 
 def test_tag_values_may_hold_escaped_quotes() -> None:
-    text = '[Game "deal"]\n[Variant "classic"]\n[Seed "7"]\n[Players "A \\"Ace\\" B"]\n'
-    assert records.parse(text).tag("Players") == 'A "Ace" B'
+    text = '[Game "deal"]\n[Variant "classic"]\n[Seed "7"]\n[Event "A \\"Ace\\" B"]\n'
+    assert records.parse(text).tag("Event") == 'A "Ace" B'
 
 
 def test_match_is_the_default_game() -> None:
@@ -205,7 +207,12 @@ def test_match_is_the_default_game() -> None:
     [
         ('[Variant "classic"\n', 1, 1, "bad tag"),
         ('[Variant "classic"]\n[Variant "classic"]\n', 2, 1, "twice"),
-        ('[Variant "classic"]\n[Seed "1"]\ndraw\n[Result "*"]\n', 4, 1, "after the moves"),
+        (
+            '[Variant "classic"]\n[Seed "1"]\ndraw\n[Result "*"]\n',
+            4,
+            1,
+            "a tag after the moves starts the next record",
+        ),
         ('[Variant "classic"]\n[Seed "1"]\n1. S0: draw meld:KQ!\n', 3, 13, "meld:KQ!"),
         ('[Variant "classic"]\n[Seed "1"]\ndraw {never closed\n', 3, 6, "never closed"),
         ('[Variant "classic"]\n[Seed "1"]\ndraw }\n', 3, 6, "without"),
@@ -288,3 +295,168 @@ def test_result_and_scores_must_agree_with_the_moves(short_match: Match) -> None
 def test_not_text() -> None:
     with pytest.raises(canasta.RecordError):
         records.parse(b"[Variant]")  # type: ignore[arg-type]
+
+
+# -- records like PGN: several games, comments, files, byte order marks, names and dates -----
+
+
+def _finished_match() -> Match:
+    return play_match(Match.new("classic-2p", seed=4), [GreedyBot(), GreedyBot()], max_deals=2)
+
+
+def test_several_records_in_one_text(tmp_path: Path) -> None:
+    match = _finished_match()
+    deal = play_deal(canasta.new_game("classic", seed=8), [GreedyBot() for _ in range(4)])
+    first = records.dumps(match, date="2026.01.01")
+    second = records.dumps(deal, seed=8, date="2026.01.02")
+    text = first + "\n" + second
+    found = records.parse_all(text)
+    assert [r.kind for r in found] == ["match", "deal"]
+    assert [r.tag("Date") for r in found] == ["2026.01.01", "2026.01.02"]
+    assert records.loads_all(text) == (match, deal)
+    path = tmp_path / "games.txt"
+    path.write_text(text, encoding="utf-8")
+    assert records.load_all(path) == (match, deal)
+    second_line = first.count("\n") + 2  # the blank line between them, then its tags
+    for read in (lambda: records.parse(text), lambda: records.load(path)):
+        with pytest.raises(canasta.RecordError, match="holds 2 records; read them with") as info:
+            read()
+        assert info.value.line == second_line
+    # An illegal move in the second record is placed in the whole text.
+    bad = first + "\n" + second.replace(": draw", ": discard:K", 1)
+    with pytest.raises(records.RecordReplayError) as error:
+        records.loads_all(bad)
+    assert error.value.ply == 0 and error.value.line > second_line
+
+
+COMMENTED = """\
+; before the tags: kept with the first move
+[Game "deal"]
+[Variant "classic"]
+[Seed "3"]
+
+; the opening
+1. S0: draw { a good card } meld:555 meld:QQ2 discard:A
+2. S1: draw {a comment
+over two lines} meld:44* discard:A ; the rest of the line
+; at the end
+"""
+
+
+def test_comments_are_kept_when_read() -> None:
+    record = records.parse(COMMENTED)
+    assert record.comments == (
+        records.Comment(0, "before the tags: kept with the first move"),
+        records.Comment(0, "the opening"),
+        records.Comment(1, "a good card", braced=True),
+        records.Comment(5, "a comment\nover two lines", braced=True),
+        records.Comment(7, "the rest of the line"),
+        records.Comment(7, "at the end"),
+    )
+    assert [str(m) for m in record.moves[:5]] == [
+        "draw",
+        "meld:555",
+        "meld:QQ2",
+        "discard:A",
+        "draw",
+    ]
+
+
+def test_comments_are_written_back() -> None:
+    record = records.parse(COMMENTED)
+    text = records.dumps(record)
+    again = records.parse(text)
+    assert again.comments == record.comments and again.moves == record.moves
+    assert again.tags == record.tags
+    assert "1. S0: draw { a good card } meld:555 meld:QQ2 discard:A" in text.splitlines()
+    assert records.dumps(again) == text
+
+
+def test_a_match_record_reads_back_to_the_same_text() -> None:
+    text = records.dumps(_finished_match(), players=["Ann", "Ben"], date="2026.01.01")
+    record = records.parse(text)
+    assert records.dumps(record) == text  # the writer's own deal comments are not doubled
+    lines = text.splitlines()
+    lines.insert(lines.index("; deal 2: dealer 0, scores 1525 2420") + 1, "; a second deal")
+    commented = "\n".join(lines) + "\n"
+    assert records.dumps(records.parse(commented)) == commented
+
+
+def test_a_comment_that_cannot_be_written_is_refused() -> None:
+    for text, braced in (("a } b", True), ("a\nb", False), (5, False)):
+        with pytest.raises(canasta.RecordError):
+            records.Comment(0, text, braced)  # type: ignore[arg-type]
+
+
+def test_dump_and_load_a_file(tmp_path: Path) -> None:
+    final = play_deal(canasta.new_game("classic", seed=11), [GreedyBot() for _ in range(4)])
+    path = tmp_path / "deal.txt"
+    records.dump(final, path, seed=11, players=["Ann", "Ben", "Cleo", "Dan"])
+    assert records.load(path) == final
+    assert records.parse(path.read_text(encoding="utf-8")).players == ("Ann", "Ben", "Cleo", "Dan")
+    record = records.parse(path.read_text(encoding="utf-8"))
+    records.dump(record, tmp_path / "again.txt")
+    assert (tmp_path / "again.txt").read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+    with pytest.raises(canasta.RecordError, match="cannot write record"):
+        records.dump(final, tmp_path / "missing" / "deal.txt", seed=11)
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    text = records.dumps(Match.new("classic", seed=2).play("draw"), date="2026.01.01")
+    assert records.loads("\ufeff" + text) == records.loads(text)
+    path = tmp_path / "bom.txt"
+    path.write_text(text, encoding="utf-8-sig")  # as some editors save it
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert records.load(path) == records.loads(text)
+
+
+def test_player_names_with_commas_and_quotes_are_quoted() -> None:
+    names = ["Smith, Bob", 'Ann "the Ace"', " Cleo ", "Dan"]
+    text = records.dumps(canasta.new_game("classic", seed=1), players=names, date="2026.01.01")
+    assert (
+        '[Players "\\"Smith, Bob\\", \\"Ann \\\\\\"the Ace\\\\\\"\\", \\" Cleo \\", Dan"]' in text
+    )
+    assert records.parse(text).players == tuple(names)
+    plain = re.sub(r"\[Players .*\]", '[Players "Ann, Ben,Cleo ,  Dan"]', text)
+    assert records.parse(plain).players == ("Ann", "Ben", "Cleo", "Dan")
+
+
+@pytest.mark.parametrize(
+    ("tag", "message"),
+    [
+        ('[Players "Ann, , Cleo, Dan"]', "a player's name must be printable text"),
+        ('[Players "Ann, Ben"]', "Players must name 4 players (one per seat), got 2"),
+        ('[Players "Ann, Ben \\"x\\", Cleo, Dan"]', "Players: bad name list"),
+        ('[Players "\\"Ann, Ben, Cleo, Dan"]', "Players: bad name list"),
+        ('[Date "2026-11-29"]', "Date must be YYYY.MM.DD"),
+        ('[Date "2026.02.30"]', "Date must be YYYY.MM.DD"),
+        ('[Date "2026.1.1"]', "Date must be YYYY.MM.DD"),
+    ],
+)
+def test_players_and_date_tags_are_checked(tag: str, message: str) -> None:
+    text = f'[Game "deal"]\n[Variant "classic"]\n[Seed "1"]\n{tag}\n\ndraw\n'
+    with pytest.raises(canasta.RecordError, match=re.escape(message)) as info:
+        records.loads(text)
+    assert info.value.line == 4
+
+
+@pytest.mark.parametrize("date", ["2026.??.??", "????.??.??", "2024.02.29"])
+def test_dates_known_in_part_are_accepted(date: str) -> None:
+    text = records.dumps(canasta.new_game("classic", seed=1), date=date)
+    assert records.parse(text).tag("Date") == date
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": ["Ann", ""]}, "a player's name"),
+        ({"players": ["Ann\nBen"]}, "a player's name"),
+        ({"players": ["x" * 101]}, "a player's name"),
+        ({"date": "29.11.2026"}, "Date must be"),
+    ],
+)
+def test_dumps_refuses_names_and_dates_it_could_not_read_back(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(canasta.RecordError, match=message):
+        records.dumps(canasta.new_game("classic", seed=1), **options)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import numpy
@@ -14,20 +15,21 @@ import pytest
 
 import canasta
 import canasta.envs.openspiel
-from canasta.envs.openspiel import CARDS, CanastaState
+from canasta.envs.openspiel import CARDS, CHANCE_MODES, CanastaState
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves, rewards
 from test_examples import run
 
 
-def _load(name: str) -> pyspiel.Game:
-    return pyspiel.load_game("canasta_lib", {"variant": name})
+def _load(name: str, chance: str = "draw") -> pyspiel.Game:
+    return pyspiel.load_game("canasta_lib", {"variant": name, "chance": chance})
 
 
+@pytest.mark.parametrize("chance", CHANCE_MODES)
 @pytest.mark.parametrize("name", canasta.variants.names())
-def test_random_sim_test(name: str) -> None:
+def test_random_sim_test(name: str, chance: str) -> None:
     # OpenSpiel's conformance test: clones, serialization, sorted legal actions, masks,
     # chance outcomes, tensor sizes, returns within the utilities, the game length bound.
-    pyspiel.random_sim_test(_load(name), num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(_load(name, chance), num_sims=1, serialize=True, verbose=False)
 
 
 def test_the_game_describes_the_variant() -> None:
@@ -56,18 +58,32 @@ def _deal_of(state: CanastaState) -> canasta.GameState:
     return deal
 
 
+def _chance(state: CanastaState, rng: random.Random) -> None:
+    """Let chance pick an outcome by its probability (checking they add up to 1)."""
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert [a for a, _ in outcomes] == sorted({a for a, _ in outcomes})
+    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+
+
 def _dealt(game: pyspiel.Game, seed: int) -> CanastaState:
     rng = random.Random(seed)
     state: CanastaState = game.new_initial_state()
     while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        _chance(state, rng)
     return state
 
 
+def _play(state: CanastaState, rng: random.Random, moves: int) -> None:
+    """``moves`` random moves, chance picking the cards they draw."""
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+        while state.is_chance_node():
+            _chance(state, rng)
+
+
 def test_chance_deals_the_deck_card_by_card() -> None:
-    game = _load("classic")
+    game = _load("classic", "deck")
     state = game.new_initial_state()
     first = state.chance_outcomes()
     # Two decks: two of each card, four jokers, 108 cards.
@@ -80,16 +96,65 @@ def test_chance_deals_the_deck_card_by_card() -> None:
     first_card, second_card = (CARDS[a] for a in state.history()[:2])
     assert first_card in deal.hand(0) and second_card in deal.hand(1)
     assert state.current_player() == 0
+    # The stock's order is settled: a draw is no chance node.
+    state.apply_action(ActionSpace(deal.variant).encode("draw"))
+    assert not state.is_chance_node()
 
 
-def test_play_follows_the_action_space_and_pays_the_rewards() -> None:
-    game = _load("classic-3p")
+@pytest.mark.parametrize("name", ["classic", "modern-american", "classic-2p"])
+def test_chance_picks_each_stock_card_when_it_is_drawn(name: str) -> None:
+    game = _load(name)
+    variant = canasta.variants.get(name)
+    draw = ActionSpace(variant).encode("draw")
+    state = _dealt(game, seed=2)
+    deal = _deal_of(state)
+    # The hands, then the cards the deal took from the stock, then nothing more.
+    assert len(state.history()) == 108 - len(deal.stock)
+    rng = random.Random(2)
+    draws = picked = 0
+    while not state.is_terminal():
+        before = _deal_of(state)
+        assert state.current_player() == before.to_move
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        if action == draw:
+            # The draw waits for chance, which offers the stock's cards by their share.
+            draws += 1
+            assert state.is_chance_node() and state.pending == canasta.parse_move("draw")
+            assert _deal_of(state) is before
+            stock = Counter(canasta.parse_cards(before.to_dict()["stock"]))
+            offered = {CARDS[a]: p for a, p in state.chance_outcomes()}
+            assert offered == pytest.approx({c: n / len(before.stock) for c, n in stock.items()})
+        chosen: list[canasta.Card] = []
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            card = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            assert state.action_to_string(pyspiel.PlayerId.CHANCE, card) == f"stock:{CARDS[card]}"
+            state.apply_action(card)
+            chosen.append(CARDS[card])
+        picked += len(chosen)
+        after = _deal_of(state)
+        # Chance picked exactly the cards the move took from the stock, in order: playing
+        # the move with them on top of the stock gives the same deal.
+        assert len(before.stock) - len(after.stock) == len(chosen)
+        if chosen:
+            replay = before.with_stock_top(chosen).apply(after.history()[-1].move)
+            assert replay.observe(0) == after.observe(0)
+    assert draws > 10 and picked >= draws
+
+
+@pytest.mark.parametrize("chance", CHANCE_MODES)
+def test_play_follows_the_action_space_and_pays_the_rewards(chance: str) -> None:
+    game = _load("classic-3p", chance)
     variant = canasta.variants.get("classic-3p")
     actions = ActionSpace(variant)
     state = _dealt(game, seed=2)
     rng = random.Random(2)
     moves = 0
     while not state.is_terminal():
+        if state.is_chance_node():
+            _chance(state, rng)
+            continue
         deal = state.game_state
         assert deal is not None
         legal = state.legal_actions()
@@ -108,9 +173,7 @@ def test_play_follows_the_action_space_and_pays_the_rewards() -> None:
 def test_tensors_and_strings_are_the_seats_observations() -> None:
     game = _load("classic")
     state = _dealt(game, seed=3)
-    rng = random.Random(3)
-    for _ in range(60):
-        state.apply_action(rng.choice(state.legal_actions()))
+    _play(state, random.Random(3), 60)
     deal = _deal_of(state)
     encoder = ObservationEncoder(deal.variant)
     for seat in range(4):
@@ -130,13 +193,13 @@ def test_tensors_and_strings_are_the_seats_observations() -> None:
     assert not numpy.allclose(state.information_state_tensor(0), state.observation_tensor(0))
 
 
+@pytest.mark.parametrize("chance", CHANCE_MODES)
 @pytest.mark.parametrize("name", ["classic", "modern-american", "classic-3p-cutthroat"])
-def test_resampling_keeps_the_information_state(name: str) -> None:
-    game = _load(name)
+def test_resampling_keeps_the_information_state(name: str, chance: str) -> None:
+    game = _load(name, chance)
     state = _dealt(game, seed=4)
     rng = random.Random(4)
-    for _ in range(50):
-        state.apply_action(rng.choice(state.legal_actions()))
+    _play(state, rng, 50)
     player = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     hands_differ = False
@@ -147,10 +210,31 @@ def test_resampling_keeps_the_information_state(name: str) -> None:
         assert sampled.legal_actions() == state.legal_actions()
         others = [s for s in range(game.num_players()) if s != player]
         hands_differ |= any(_deal_of(sampled).hand(s) != _deal_of(state).hand(s) for s in others)
-        # A resampled state plays on, and its seats remember the whole deal.
-        sampled.apply_action(sampled.legal_actions()[0])
+        # A resampled state plays on (chance picks from its own stock), and its seats
+        # remember the whole deal.
+        _play(sampled, rng, 1)
         assert len(json.loads(sampled.information_state_string(player))["history"]) == 51
     assert hands_differ
+
+
+def test_resampling_while_a_draw_waits_for_its_cards() -> None:
+    game = _load("classic")
+    state = _dealt(game, seed=5)
+    draw = ActionSpace(_deal_of(state).variant).encode("draw")
+    state.apply_action(draw)
+    assert state.is_chance_node()
+    sampled = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    # The draw waits again, for cards of the sampled stock.
+    assert sampled.is_chance_node() and sampled.pending == state.pending
+    assert sampled.information_state_string(0) == state.information_state_string(0)
+    stock = Counter(canasta.parse_cards(_deal_of(sampled).to_dict()["stock"]))
+    assert {CARDS[a]: p for a, p in sampled.chance_outcomes()} == pytest.approx(
+        {card: n / stock.total() for card, n in stock.items()}
+    )
+    rng = random.Random(5)
+    while sampled.is_chance_node():
+        _chance(sampled, rng)
+    assert _deal_of(sampled).phase == "play" and len(_deal_of(sampled).hand(0)) == 12
 
 
 def test_the_ismcts_example_plays_a_deal(tmp_path: Path) -> None:

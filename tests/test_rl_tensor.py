@@ -182,3 +182,32 @@ def test_the_core_import_does_not_load_numpy() -> None:
     code = "import sys, canasta.rl; print('numpy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("kept", [4096, 3], ids=["default", "tiny"])
+def test_a_reused_encoder_encodes_as_a_fresh_one(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The encoder keeps what it read from the card tuples and melds it saw: interleaving
+    # seats, deals and variants, and forgetting often (a tiny store), must not change a
+    # vector.
+    monkeypatch.setattr(canasta.rl.tensor, "_KEPT", kept)
+    encoders = {name: ObservationEncoder(canasta.variants.get(name)) for name in NAMES}
+    rng = random.Random(kept)
+    states = {name: canasta.new_game(name, seed=kept) for name in ("classic", "modern-american")}
+    states["classic-3p-cutthroat"] = canasta.new_game("classic-3p-cutthroat", seed=2)
+    compared = 0
+    while states:
+        name = rng.choice(sorted(states))
+        state = states[name]
+        seat = rng.randrange(state.players)
+        fresh = ObservationEncoder(state.variant)
+        assert encoders[name].encode(state.observe(seat)).tolist() == (
+            fresh.encode(state.observe(seat)).tolist()
+        )
+        compared += 1
+        if state.is_over:
+            del states[name]
+        else:
+            states[name] = state.apply(rng.choice(state.legal_moves()))
+    assert compared > 200

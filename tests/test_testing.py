@@ -110,7 +110,7 @@ def test_lost_cards_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def losing(self: GameState, move: canasta.Move | str) -> GameState:
         after = real(self, move)
-        return after._evolve(stock=after.stock[1:]) if after.stock else after
+        return after._evolve(stock=after._table.stock[1:]) if after.stock else after
 
     error = _fails(monkeypatch, "classic", "apply", losing)
     assert "cards are not conserved" in str(error)

@@ -53,6 +53,18 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= 4 * limit else f"{text[: 4 * limit]}... ({len(text)} characters)"
 
 
+def json_excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """``value`` as JSON for a message about JSON input (``true``, ``null``, ``"KH"``),
+    cut short when long; `excerpt` for what JSON cannot write."""
+    if isinstance(value, int) and abs(value) > MAX_INT:
+        return excerpt(value, limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return excerpt(value, limit)
+    return text if len(text) <= 4 * limit else f"{text[: 4 * limit]}... ({len(text)} characters)"
+
+
 def read_text(
     path: object, *, what: str, error: type[Exception], limit: int = MAX_FILE_BYTES
 ) -> str:

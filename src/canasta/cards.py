@@ -1,19 +1,23 @@
-"""Cards and their notation (api.md §1, spec §0.1 and §1.2).
+"""Cards and their notation.
 
 Inside the engine a card is a small integer *code*: ``rank * 4 + suit`` for suited cards
 and `JOKER` for the joker. `Card` is the public value built from a code.
 Ranks are indexed in notation order ``A 2 3 4 5 6 7 8 9 T J Q K``; the joker has rank 13.
 """
+# api.md §1, spec §0.1 and §1.2.
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 import attrs
 
 from canasta._input import excerpt
 from canasta.errors import NotationError
+
+__all__ = ["Card", "parse_cards"]
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -31,12 +35,14 @@ BLACK_THREES: frozenset[int] = frozenset({THREE * 4, THREE * 4 + 3})
 
 
 def is_wild(code: int) -> bool:
-    """True for twos and jokers (spec §1.1)."""
+    """True for twos and jokers."""
+    # Spec §1.1.
     return code == JOKER or code >> 2 == TWO
 
 
 def card_value(code: int) -> int:
-    """Point value of a card (spec §1.2); red threes count 0 here, see the variant."""
+    """Point value of a card; red threes count 0 here, see the variant."""
+    # Spec §1.2.
     if code in RED_THREES:
         return 0
     return RANK_VALUES[code >> 2]
@@ -104,7 +110,9 @@ class Card:
 
     @property
     def value(self) -> int:
-        """Point value (spec §1.2); a red three counts 0 (option D19 lives in the variant)."""
+        """Point value; a red three counts 0 (its value is the variant's option
+        ``red_three_card_value``)."""
+        # Spec §1.2, D19.
         if self.suit is None:
             return RANK_VALUES[self.rank_index]
         return card_value(self.code)
@@ -146,7 +154,10 @@ def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:
     while pos < len(stripped):
         m = token.match(stripped, pos)
         if m is None:
-            raise NotationError(f"bad card text {excerpt(text)} at position {pos}")
+            raise NotationError(
+                f"bad card text {excerpt(text)}: {_blamed(stripped, pos)} is not a rank "
+                "(A, 2 to 10, J, Q, K) or the joker (*)"
+            )
         rank, suit = m.group(1).upper(), m.group(2).upper()
         if rank in ("JK", "*"):
             if suit:
@@ -158,10 +169,23 @@ def _parse(text: str, *, patterns: bool) -> tuple[Card, ...]:
                 cards.append(CARDS[RANKS.index(rank) * 4 + SUITS.index(suit)])
             elif patterns:
                 cards.append(RANK_PATTERNS[rank])
+            elif m.end() < len(stripped) and token.match(stripped, m.end()) is None:
+                # "KX": the X is what is wrong, not the K.
+                raise NotationError(
+                    f"bad card text {excerpt(text)}: {_blamed(stripped, m.end())} is not a "
+                    "suit (S, H, D or C)"
+                )
             else:
                 raise NotationError(f"card without a suit in {excerpt(text)}: {rank!r}")
         pos = m.end()
     return tuple(cards)
+
+
+def _blamed(text: str, pos: int) -> str:
+    """The character at ``pos`` of ``text`` (spaces skipped) and where it is, for a message."""
+    while text[pos].isspace():
+        pos += 1
+    return f"{text[pos]!r} at position {pos}"
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -172,6 +196,26 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 def parse_codes(text: str) -> tuple[int, ...]:
     """Parse a card string into engine codes."""
     return tuple(c.code for c in _parse(text, patterns=False))
+
+
+@lru_cache(maxsize=4096)
+def cards_of(codes: tuple[int, ...]) -> tuple[Card, ...]:
+    """Engine codes as `Card` values. Cached: the same hands, piles and memories are shown
+    again and again, and equal codes give the same tuple (which an encoder may key on)."""
+    return tuple(map(CARDS.__getitem__, codes))
+
+
+def card_codes(cards: Iterable[Card] | str) -> tuple[int, ...]:
+    """The codes of ``cards``, given as `Card` values or as card text; raises NotationError
+    for text that is not cards, or an entry that is not a card (a rank pattern has no code)."""
+    if isinstance(cards, str):
+        return parse_codes(cards)
+    codes: list[int] = []
+    for card in cards:
+        if not isinstance(card, Card) or card.is_pattern:
+            raise NotationError(f"expected cards, got {excerpt(card)}")
+        codes.append(card.code)
+    return tuple(codes)
 
 
 def format_codes(codes: Iterable[int]) -> str:

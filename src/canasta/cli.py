@@ -8,17 +8,22 @@ position, a game that could not go on), 2 on a usage error (bad options, unreada
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
+import random
+import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
 from canasta import _input, records
 from canasta.bots import BOTS, Bot, GreedyBot, NoLegalMoveError, make_bot, play_deal, play_match
-from canasta.bots.ladder import format_ladder, run_ladder
+from canasta.bots.ladder import format_ladder, mean_interval, run_ladder
 from canasta.bots.registry import SEARCH_LEVELS
 from canasta.deal import new_game
 from canasta.display import draw_observation, draw_outcome, format_moves, style_for
@@ -28,15 +33,22 @@ from canasta.errors import (
     NotationError,
     PositionError,
     RecordError,
-    ReplayError,
     UnknownVariantError,
     VariantError,
 )
 from canasta.match import Match
-from canasta.moves import Move, parse_move
+from canasta.moves import Answer, Ask, Draw, Move, parse_move
 from canasta.observation import Observation, observe
 from canasta.state import GameState
-from canasta.variants import from_config, get, names, plugin_errors
+from canasta.variants import (
+    CONFIG_SUFFIXES,
+    from_config,
+    from_text,
+    get,
+    load,
+    names,
+    plugin_errors,
+)
 from canasta.variants.base import Variant
 
 __all__ = ["main"]
@@ -48,11 +60,19 @@ class UsageError(Exception):
     """A problem with the command's arguments (exit status 2)."""
 
 
-def _variant(name: str, target: int | None) -> Variant:
+def _variant(text: str, target: int | None) -> Variant:
+    """The variant named on the command line: a registered name or alias, a config file
+    (``.toml`` or ``.json``), or a config as inline JSON; ``target`` changes its target."""
     try:
-        return get(name, target_score=target) if target is not None else get(name)
+        if os.path.splitext(text)[1].lower() in CONFIG_SUFFIXES:
+            variant = load(text)
+        else:
+            variant = from_text(text)
+        if target is not None:
+            variant = variant.with_options({"target_score": target})
     except (UnknownVariantError, VariantError) as exc:
         raise UsageError(str(exc)) from None
+    return variant
 
 
 def _bot_names(text: str) -> list[str]:
@@ -78,42 +98,57 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     rows = []
     for name in names():
         v = get(name)
-        rows.append(
-            {
-                "name": name,
-                "family": v.family,
-                "players": v.players,
-                "sides": v.sides,
-                "decks": v.decks,
-                "hand": v.hand_size,
-                "draw": v.draw_count,
-                "canastas to go out": v.canastas_to_go_out,
-                "target": v.target_score,
-            }
-        )
+        row: dict[str, Any] = {"name": name, "family": v.family}
+        row.update((field, getattr(v, field)) for field in _VARIANT_COLUMNS)
+        rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=2), file=out)
         return status
-    headers = list(rows[0]) if rows else []
-    widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
-    print("  ".join(h.ljust(widths[h]) for h in headers).rstrip(), file=out)
-    print("  ".join("-" * widths[h] for h in headers), file=out)
+    headers = {"name": "name", "family": "family", **_VARIANT_COLUMNS}
+    widths = {
+        key: max(len(head), *(len(str(r[key])) for r in rows)) for key, head in headers.items()
+    }
+    print("  ".join(h.ljust(widths[k]) for k, h in headers.items()).rstrip(), file=out)
+    print("  ".join("-" * widths[k] for k in headers), file=out)
     for row in rows:
-        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip(), file=out)
+        print("  ".join(str(row[k]).ljust(widths[k]) for k in headers).rstrip(), file=out)
     return status
+
+
+#: The options `canasta variants` shows: the field name (the key of ``--json`` and of a
+#: config) and the table's column heading.
+_VARIANT_COLUMNS = {
+    "players": "players",
+    "sides": "sides",
+    "decks": "decks",
+    "hand_size": "hand",
+    "draw_count": "draw",
+    "canastas_to_go_out": "canastas to go out",
+    "target_score": "target",
+}
 
 
 # -- play --------------------------------------------------------------------------------
 
 _PLAY_HELP = """\
-Enter a move by its number in the list, or in notation (api.md §3):
+Enter a move by its number in the list, or in notation (the docs' Notation page):
   draw               draw from the stock
   take:KK  take      take the pile (meld its top card with these cards; bare: lay it off)
   meld:KKK2          meld cards from hand          add:K+K2   lay off on your K meld
   discard:7          discard (ends the turn)       ask / yes / no / end
-Ranks alone (K) mean any card of that rank; K♥ is written KH.
+Ranks alone (K) mean any card of that rank; K♥ is written KH or K♥, the ten T or 10,
+the joker * or ★.
 Commands: help, hint (what the greedy bot would play), moves (list again),
           table (draw the table again), quit."""
+
+#: Cards as the table shows them (``10♥``, ``★``) and in notation (``TH``, ``*``).
+_SHOWN = {"10": "T", "★": "*", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_SHOWN_PATTERN = re.compile("|".join(map(re.escape, _SHOWN)))
+
+
+def _notation(text: str) -> str:
+    """A move typed as the table shows cards, in the notation `parse_move` reads."""
+    return _SHOWN_PATTERN.sub(lambda found: _SHOWN[found.group()], text)
 
 
 class _Human:
@@ -131,10 +166,17 @@ class _Human:
             return None
         return line.strip()
 
-    def choose(self, obs: Observation, heading: str) -> Move | None:
-        """A legal move from the user, or None to quit."""
+    def choose(self, state: GameState, obs: Observation, heading: str) -> Move | None:
+        """A legal move from the user, or None to quit.
+
+        A mistake (a number out of range, text that is not a move, an illegal move) is
+        answered with one line and the prompt again: the table stays where it was.
+        """
         moves = obs.legal_moves
         print(draw_observation(obs, self.style, heading=heading), file=self.out)
+        question = _partner_question(obs)
+        if question:
+            print(question, file=self.out)
         print(format_moves(moves), file=self.out)
         while True:
             text = self.ask(f"Your move (1-{len(moves)}, notation, help): ")
@@ -163,19 +205,45 @@ class _Human:
                 print(f"choose a number from 1 to {len(moves)}", file=self.out)
                 continue
             try:
-                move = parse_move(text)
+                move = parse_move(_notation(text))
+                state.apply(move)
             except NotationError as exc:
                 print(f"not a move: {exc} (type help)", file=self.out)
                 continue
+            except IllegalMoveError as exc:
+                print(exc, file=self.out)
+                continue
             return move
 
+    def pause(self) -> bool:
+        """Wait for Enter before the next deal, so the breakdown can be read; False to quit."""
+        text = self.ask("Press Enter for the next deal (or quit): ")
+        return text is not None and text.lower() not in ("quit", "exit", "q")
 
-def _describe(after: GameState, move: Move, style: Any) -> str:
-    """A line telling what a move did, with the exact cards shown to the table."""
+
+def _partner_question(obs: Observation) -> str:
+    """The partner's question in words, when the seat is asked to answer it."""
+    if obs.phase != "answer" or obs.to_move != obs.seat:
+        return ""
+    asker = next((s for s in obs.variant.seats_of(obs.side) if s != obs.seat), None)
+    who = f"Your partner (seat {asker})" if asker is not None else "Your partner"
+    return f"{who} asks: may I go out? Answer yes (go out) or no (keep playing)."
+
+
+def _describe(before: GameState, after: GameState, move: Move, style: Any, you: int) -> str:
+    """A line telling what a move did, with the exact cards shown to the table; the
+    person at seat ``you`` also sees the card they drew."""
     event = after.history()[-1]
     text = f"seat {event.seat}: {move}"
+    if isinstance(move, Ask):
+        text += "  (may I go out?)"
+    elif isinstance(move, Answer):
+        text += "  (go out)" if move.yes else "  (do not go out)"
     if event.cards:
         text += f"  ({style.cards(event.cards)})"
+    if isinstance(move, Draw) and event.seat == you:
+        drawn = Counter(after.hand(you)) - Counter(before.hand(you))
+        text += f"  you drew {style.cards(drawn.elements())}"
     if event.threes:
         text += f"  threes laid: {style.cards(event.threes)}"
     return text
@@ -198,13 +266,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         if args.level not in SEARCH_LEVELS:
             known = ", ".join(map(str, SEARCH_LEVELS))
             raise UsageError(f"--level must be one of {known}, got {args.level}")
-    seed = args.seed
+    # Chosen here even when not given, so the game (and its record) can be replayed.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     bots: dict[int, Bot] = {
-        s: make_bot(
-            n,
-            None if seed is None else seed * 31 + s,
-            level=args.level if n == "search" else None,
-        )
+        s: make_bot(n, seed * 31 + s, level=args.level if n == "search" else None)
         for s, n in zip(others, bot_names, strict=True)
     }
     style = style_for(out, args.ascii)
@@ -216,52 +281,67 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         + ", ".join(f"seat {s}: {labels[s]}" for s in range(players)),
         file=out,
     )
-    match = Match.new(variant, seed=seed)
+    # --seed is the seed of what is played: with --deal the deal's (as new_game and
+    # simulate --deals take it), else the match's.
+    game: Match | GameState = (
+        new_game(variant, seed=seed) if args.deal else Match.new(variant, seed=seed)
+    )
+
+    def save() -> None:
+        if args.record:
+            if isinstance(game, Match):
+                _write(args.record, records.dumps(game, players=labels))
+            else:
+                _write(args.record, records.dumps(game, seed=seed, players=labels))
+
     while True:
-        state = match.state
-        if state.is_over:
-            break
+        state = game.state if isinstance(game, Match) else game
         seat = state.to_move
         assert seat is not None
         obs = observe(state, seat)
-        heading = f"Deal {match.deal_number} of a {variant.name} match (seed {match.seed})"
+        if isinstance(game, Match):
+            heading = f"Deal {game.deal_number} of a {variant.name} match (seed {seed})"
+        else:
+            heading = f"A single {variant.name} deal (seed {seed})"
         if seat == args.seat:
             if not obs.legal_moves:
                 print("No legal move is available: the game cannot go on.", file=out)
                 return RULES
-            move = human.choose(obs, heading)
+            move = human.choose(state, obs, heading)
             if move is None:
-                if args.record:
-                    _write(args.record, records.dumps(match))
+                save()
                 print("Goodbye.", file=out)
                 return OK
-            reason = state.check(move)
-            if reason is not None:
-                print(f"illegal: {move}: {reason.value}", file=out)
-                continue
         else:
             try:
                 move = bots[seat].choose(obs)
             except NoLegalMoveError as exc:
                 print(f"The game cannot go on: {exc}", file=out)
                 return RULES
-        deals_before = len(match.deals)
         after = state.apply(move)
-        print(_describe(after, move, style), file=out)
-        match = match.apply(move)
-        if len(match.deals) > deals_before:
-            finished = match.deals[-1]
-            assert finished.outcome is not None
-            print(f"\nDeal {finished.number} is over.", file=out)
-            print(draw_outcome(finished.outcome), file=out)
-            totals = "   ".join(f"side {s}: {n}" for s, n in enumerate(match.scores))
-            print(f"Match scores: {totals}\n", file=out)
-            if args.deal or match.is_over:
-                break
-    if args.record:
-        _write(args.record, records.dumps(match))
-    if match.is_over:
-        winners = ", ".join(f"side {s}" for s in match.winners)
+        print(_describe(state, after, move, style, args.seat), file=out)
+        game = game.apply(move) if isinstance(game, Match) else after
+        if not after.is_over:
+            continue
+        outcome = after.outcome()
+        assert outcome is not None
+        if not isinstance(game, Match):
+            print("\nThe deal is over.", file=out)
+            print(draw_outcome(outcome), file=out)
+            break
+        print(f"\nDeal {game.deals[-1].number} is over.", file=out)
+        print(draw_outcome(outcome), file=out)
+        totals = "   ".join(f"side {s}: {n}" for s, n in enumerate(game.scores))
+        print(f"Match scores: {totals}\n", file=out)
+        if game.is_over:
+            break
+        if not human.pause():
+            save()
+            print("Goodbye.", file=out)
+            return OK
+    save()
+    if isinstance(game, Match):
+        winners = ", ".join(f"side {s}" for s in game.winners)
         print(f"The match is over: {winners} won.", file=out)
     return OK
 
@@ -388,8 +468,47 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if progress is not None:
         progress.write("\n")
     elapsed = time.perf_counter() - started
+    if args.out:
+        _write(args.out, _rows_text(args.out, variant.sides, results))
     _summary(variant, bot_names, args, results, elapsed, out)
     return RULES if any(r["error"] for r in results) else OK
+
+
+def _rows_text(path: str, sides: int, results: list[dict[str, Any]]) -> str:
+    """One row per game played: CSV when ``path`` ends in ``.csv``, else JSON Lines.
+
+    A row holds the game's number and seed, each side's score (a match's: the total over
+    its deals), the winning sides, the deals and moves played, the time taken, whether a
+    match was stopped unfinished, and the error that stopped a game (empty if none).
+    """
+    rows = []
+    for number, r in enumerate(results, start=1):
+        scores = [sum(d[side] for d in r["deal_scores"]) for side in range(sides)]
+        rows.append(
+            {
+                "game": number,
+                "seed": r["seed"],
+                "scores": scores,
+                "winners": r["winners"],
+                "deals": len(r["deal_scores"]),
+                "plies": r.get("plies", 0),
+                "seconds": round(r["seconds"], 4),
+                "unfinished": bool(r.get("unfinished")),
+                "error": r["error"] or "",
+            }
+        )
+    if not path.lower().endswith(".csv"):
+        return "".join(json.dumps(row) + "\n" for row in rows)
+    buffer = io.StringIO()
+    columns = ["game", "seed", *(f"score_{side}" for side in range(sides)), "winners"]
+    columns += ["deals", "plies", "seconds", "unfinished", "error"]
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        scores, winners = row.pop("scores"), row.pop("winners")
+        cells = [row["game"], row["seed"], *scores, " ".join(map(str, winners))]
+        writer.writerow(cells + [row[key] for key in columns[sides + 3 :]])
+    return buffer.getvalue()
 
 
 def _ray_pool(workers: int, address: str | None) -> Any:
@@ -437,11 +556,15 @@ def _summary(
     for side in range(sides):
         seats = variant.seats_of(side)
         players = ", ".join(f"{bot_names[s]}" for s in seats)
-        mean = sum(d[side] for d in deal_scores) / deals if deals else 0.0
         share = 100.0 * wins[side] / len(results) if results else 0.0
+        mean = ""
+        if deals:
+            score = mean_interval([d[side] for d in deal_scores])
+            mean = (
+                f", mean deal score {score.value:.1f} (95% CI {score.low:.1f} to {score.high:.1f})"
+            )
         print(
-            f"  side {side} ({players}): {_count(wins[side], 'win')} ({share:.1f}%), "
-            f"mean deal score {mean:.1f}",
+            f"  side {side} ({players}): {_count(wins[side], 'win')} ({share:.1f}%){mean}",
             file=out,
         )
     if shared:
@@ -515,34 +638,68 @@ def _read(path: str, what: str, limit: int = _input.MAX_FILE_BYTES) -> str:
     return _input.read_text(path, what=what, error=UsageError, limit=limit)
 
 
-def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
-    text = _read(args.file, "record")
+def _read_input(path: str, what: str) -> str:
+    """The text of the file at ``path``, or of the standard input for ``-``."""
+    if path != "-":
+        return _read(path, what)
     try:
-        record = records.parse(text)
-        result = record.replay()
-    except ReplayError as exc:
-        line = getattr(exc, "line", None)
-        where = f" (line {line}, column {getattr(exc, 'column', '?')})" if line else ""
-        print(
-            f"{args.file}: ply {exc.ply}{where}: {str(exc.move)!r} is illegal: {exc.reason.value}",
-            file=out,
-        )
-        return RULES
+        text = sys.stdin.read(_input.MAX_FILE_BYTES + 1)
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"the standard input is not UTF-8 text: {exc.reason}") from None
+    if len(text) > _input.MAX_FILE_BYTES:
+        raise UsageError(f"the standard input is larger than {_input.MAX_FILE_BYTES} bytes")
+    return text
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    # Every file is checked, and every record in it, each reported on its own line: an
+    # unreadable file on the standard error (status 2), a record the rules refuse on the
+    # standard output (status 1).
+    status = OK
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            text = _read_input(path, "record")
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = USAGE
+            continue
+        for line, ok in _validate_text(name, text):
+            print(line, file=out)
+            if not ok:
+                status = max(status, RULES)
+    return status
+
+
+def _validate_text(name: str, text: str) -> list[tuple[str, bool]]:
+    """A report line per record of a file (``name (record 2): ...`` when it holds several),
+    and whether the record is good."""
+    try:
+        found = records.parse_all(text)
     except RecordError as exc:
-        print(f"{args.file}: {exc}", file=out)
-        return RULES
-    plies = len(record.moves)
+        return [(f"{name}: {exc}", False)]
+    return [
+        _validate_one(name if len(found) == 1 else f"{name} (record {number})", record)
+        for number, record in enumerate(found, start=1)
+    ]
+
+
+def _validate_one(name: str, record: records.Record) -> tuple[str, bool]:
+    """The report line of one record: what it holds, or its first problem."""
+    try:
+        result = record.replay()
+    except records.RecordReplayError as exc:
+        where = f" (line {exc.line}, column {exc.column})"
+        return f"{name}: ply {exc.ply}{where}: {exc.text!r} is illegal: {exc.why}", False
+    except RecordError as exc:
+        return f"{name}: {exc}", False
+    plies = _count(len(record.moves), "move")
     if isinstance(result, Match):
         state = "over" if result.is_over else "in progress"
-        print(
-            f"{args.file}: ok: {_count(plies, 'move')}, {_count(len(result.history), 'deal')}, "
-            f"match {state}, "
-            f"scores {' '.join(map(str, result.scores))}",
-            file=out,
-        )
-    else:
-        print(f"{args.file}: ok: {_count(plies, 'move')}, deal {result.phase}", file=out)
-    return OK
+        deals = _count(len(result.history), "deal")
+        scores = " ".join(map(str, result.scores))
+        return f"{name}: ok: {plies}, {deals}, match {state}, scores {scores}", True
+    return f"{name}: ok: {plies}, deal {result.phase}", True
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
@@ -574,6 +731,9 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
 # -- the parser --------------------------------------------------------------------------
 
 
+_VARIANT_HELP = "variant: a name, a .toml or .json config file, or inline JSON (default: classic)"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
         raise UsageError(f"{self.prog}: {message}")
@@ -592,7 +752,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser("play", help="play against bots in the terminal")
-    p.add_argument("-v", "--variant", default="classic", help="variant name (default: classic)")
+    p.add_argument("-v", "--variant", default="classic", help=_VARIANT_HELP)
     p.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     p.add_argument(
         "--bots",
@@ -605,7 +765,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"the search bot's strength ({min(SEARCH_LEVELS)}-{max(SEARCH_LEVELS)}, default 4)",
     )
-    p.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the match seed; with --deal the deal's seed, as in simulate --deals "
+        "(default: random)",
+    )
     p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
     p.add_argument("--deal", action="store_true", help="play a single deal instead of a match")
     p.add_argument("--record", metavar="FILE", help="write the game record to FILE at the end")
@@ -614,13 +780,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="let bots play many games and summarise")
     p.add_argument("-n", "--games", type=int, default=10, help="number of games (default: 10)")
-    p.add_argument("-v", "--variant", default="classic", help="variant name (default: classic)")
+    p.add_argument("-v", "--variant", default="classic", help=_VARIANT_HELP)
     p.add_argument(
         "--bots",
         default="greedy",
         help="one bot for all seats, one per side, or one per seat, comma-separated",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the first game (default: 0): a match seed, or with --deals the "
+        "deal's seed, as in play --deal",
+    )
     p.add_argument("--deals", action="store_true", help="play single deals instead of matches")
     p.add_argument("--target", type=int, default=None, help="target score (default: the variant's)")
     p.add_argument(
@@ -635,6 +807,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--address", default=None, help="with --backend ray: the Ray cluster to join")
     p.add_argument("--records", metavar="DIR", help="write each game's record into DIR")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write one row per game: CSV if FILE ends in .csv, else JSON Lines",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
@@ -649,7 +826,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-v",
         "--variant",
         action="append",
-        help="variant name, repeatable (default: classic and modern-american)",
+        help="variant, repeatable: a name, a .toml or .json config file, or inline JSON "
+        "(default: classic and modern-american)",
     )
     p.add_argument(
         "-n", "--pairs", type=int, default=20, help="duplicate deal pairs per pair of bots (20)"
@@ -660,11 +838,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=cmd_ladder)
 
-    p = sub.add_parser("validate", help="check a game record; name the first illegal move")
-    p.add_argument("file", metavar="FILE", help="the record to check")
+    p = sub.add_parser("validate", help="check game records; name each one's first illegal move")
+    p.add_argument(
+        "files", metavar="FILE", nargs="+", help="the records to check; - reads standard input"
+    )
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("moves", help="list the legal moves of a position (JSON, api.md §6)")
+    p = sub.add_parser(
+        "moves", help="list the legal moves of a position (a JSON file: the docs' Positions page)"
+    )
     p.add_argument("position", metavar="POSITION.json", help="the position file")
     p.add_argument("--json", action="store_true", help="print the moves as a JSON list")
     p.set_defaults(func=cmd_moves)

@@ -1,9 +1,10 @@
-"""Shuffling and dealing a new deal (spec §2.2, §3.5.2): `new_game`.
+"""Shuffling and dealing a new deal: `new_game`.
 
 The deck order is the only randomness in the library: ``new_game(seed=...)`` is
 reproducible, and ``new_game(deck=...)`` deals from an exact card order (for records,
 tests, and environments whose chance events pick the cards).
 """
+# Spec §2.2, §3.5.2.
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from typing import Any
 
 from canasta._input import MAX_INT, MAX_INT_DIGITS, excerpt
 from canasta._rules.transitions import deal as deal_table
-from canasta.cards import JOKER, Card, parse_codes
+from canasta.cards import JOKER, Card, card_codes
 from canasta.errors import NotationError, PositionError, VariantError
 from canasta.state import GameState
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
 
-__all__ = ["check_seed", "full_deck", "new_game"]
+__all__ = ["new_game"]
 
 
 def resolve_variant(variant: Variant | str | Mapping[str, Any]) -> Variant:
@@ -40,23 +41,16 @@ def full_deck(variant: Variant) -> list[int]:
     return one * variant.decks
 
 
-def shuffled_deck(variant: Variant, seed: int | None) -> list[int]:
+def _shuffled_deck(variant: Variant, seed: int | None) -> list[int]:
     deck = full_deck(variant)
     random.Random(seed).shuffle(deck)
     return deck
 
 
-def _deck_codes(variant: Variant, deck: Sequence[Card] | str) -> list[int]:
+def _deck_codes(variant: Variant, deck: Sequence[Card] | str) -> tuple[int, ...]:
     """The codes of a deck given as cards or card text; it must be the variant's cards."""
     try:
-        if isinstance(deck, str):
-            codes = list(parse_codes(deck))
-        else:
-            codes = []
-            for card in deck:
-                if not isinstance(card, Card) or card.is_pattern:
-                    raise PositionError(f"deck entries must be cards, got {card!r}")
-                codes.append(card.code)
+        codes = card_codes(deck)
     except NotationError as exc:
         raise PositionError(f"deck: {exc}") from None
     cards = full_deck(variant)
@@ -98,7 +92,7 @@ def new_game(
         return deal(resolved, _deck_codes(resolved, deck), scores, dealer)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    return deal(resolved, shuffled_deck(resolved, seed), scores, dealer)
+    return deal(resolved, _shuffled_deck(resolved, seed), scores, dealer)
 
 
 def check_seed(seed: object) -> None:

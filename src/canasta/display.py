@@ -1,27 +1,48 @@
-"""Plain-text drawings of the table for terminals (used by ``canasta play`` and the demo).
+"""Plain-text drawings of the table: ``print(state)``, ``print(observation)`` and
+``canasta play`` draw it with these functions.
 
-Only the standard library is used. Suits are drawn as symbols (``♠ ♥ ♦ ♣``, joker ``★``)
-when the output can encode them, else as letters (``KH``, ``*``).
+Cards are written with suit symbols (``K♥``, joker ``★``) or as letters, in the notation
+(``KH``, ``*``): `style_for` picks the symbols when the output can encode them.
+``str(state)`` and ``str(observation)`` always use letters, which every output can show.
+
+This module sits below the observations and the game state: it reads them only through
+their public attributes, so both can draw themselves with it.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+import attrs
 
 from canasta.cards import CARDS, Card
 from canasta.moves import Move
-from canasta.observation import Observation
-from canasta.scoring import Outcome
 from canasta.table import Meld
 
-__all__ = ["Style", "draw_observation", "draw_outcome", "format_moves", "style_for"]
+if TYPE_CHECKING:
+    from canasta.observation import Observation
+    from canasta.scoring import Outcome
+    from canasta.state import GameState
+
+__all__ = [
+    "LETTERS",
+    "Style",
+    "draw_observation",
+    "draw_outcome",
+    "draw_state",
+    "format_moves",
+    "style_for",
+]
 
 _SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RANK_ORDER = "A3456789TJQK2*"
+_BAR = "=" * 72
+_RULE = "-" * 72
 
 
+@attrs.frozen
 class Style:
     """How cards are written: with suit symbols or with letters.
 
@@ -29,8 +50,7 @@ class Style:
         symbols: write ``K♥`` and ``★`` instead of ``KH`` and ``*``.
     """
 
-    def __init__(self, symbols: bool = True) -> None:
-        self.symbols = symbols
+    symbols: bool = True
 
     def card(self, card: Card) -> str:
         """One card."""
@@ -47,7 +67,7 @@ class Style:
 
     def meld(self, meld: Meld) -> str:
         """A meld with its size, marked when it is a canasta."""
-        text = self.cards(CARDS[c] for c in meld.codes)
+        text = self.cards(meld.cards)
         if meld.is_canasta:
             kind = "natural" if meld.is_natural else "mixed"
             if meld.is_wild_meld:
@@ -56,16 +76,20 @@ class Style:
         return f"[{text}] ({meld.size})"
 
 
+#: Cards as letters, in the notation: the style of ``str(state)`` and ``str(observation)``.
+LETTERS = Style(symbols=False)
+
+
 def style_for(stream: TextIO | None = None, ascii_only: bool = False) -> Style:
     """Symbols when ``stream`` (default stdout) can encode them and ``ascii_only`` is false."""
     if ascii_only:
-        return Style(symbols=False)
+        return LETTERS
     stream = stream if stream is not None else sys.stdout
     encoding = getattr(stream, "encoding", None) or "ascii"
     try:
         "♠♥♦♣★".encode(encoding)
     except (UnicodeEncodeError, LookupError):
-        return Style(symbols=False)
+        return LETTERS
     return Style(symbols=True)
 
 
@@ -78,7 +102,7 @@ def _grouped_hand(hand: Sequence[Card], style: Style) -> str:
     order = sorted(groups, key=lambda k: _RANK_ORDER.index(k) if k != "wild" else len(_RANK_ORDER))
     parts = []
     for key in order:
-        label = "10" if key == "T" else key
+        label = "10" if key == "T" and style.symbols else key  # as the style writes the rank
         parts.append(f"{label}: {style.cards(groups[key])}")
     return "   ".join(parts) if parts else "(empty)"
 
@@ -89,30 +113,15 @@ def _seat_label(seat: int, names: Sequence[str] | None) -> str:
     return label
 
 
-def draw_observation(
-    obs: Observation,
-    style: Style | None = None,
-    names: Sequence[str] | None = None,
-    heading: str = "",
-) -> str:
-    """The table as one seat sees it: scores, pile, stock, melds and threes per side,
-    hand sizes, and the seat's own hand grouped by rank.
-
-    Args:
-        obs: the observation to draw.
-        style: card style (default: symbols).
-        names: a name per seat (optional).
-        heading: a first line (for example the deal number).
-    """
-    style = style or Style()
+def _public_lines(obs: Observation, style: Style, heading: str, you: int | None) -> list[str]:
+    """The opening lines of a drawing, what the whole table sees: the scores, the pile and
+    the stock, and each side's melds and threes (``you``: the side marked as the viewer's)."""
     variant = obs.variant
-    lines: list[str] = []
-    bar = "=" * 72
-    lines.append(bar)
+    lines = [_BAR]
     if heading:
         lines.append(heading)
     scores = "   ".join(
-        f"side {side}{' (you)' if side == obs.side else ''}: {score}"
+        f"side {side}{' (you)' if side == you else ''}: {score}"
         for side, score in enumerate(obs.scores)
     )
     lines.append(f"Scores before this deal: {scores}   (target {variant.target_score})")
@@ -126,12 +135,12 @@ def draw_observation(
     if flags:
         pile += f" ({', '.join(flags)})"
     lines.append(f"{pile}    Stock: {obs.stock_size}")
-    lines.append("-" * 72)
+    lines.append(_RULE)
     for side in range(variant.sides):
         seats = ", ".join(str(s) for s in variant.seats_of(side))
-        you = " - your side" if side == obs.side else ""
+        yours = " - your side" if side == you else ""
         opened = "opened" if obs.opened[side] else f"not opened (needs {obs.minimum(side)})"
-        lines.append(f"Side {side} (seats {seats}){you}: {opened}")
+        lines.append(f"Side {side} (seats {seats}){yours}: {opened}")
         melds = obs.melds[side]
         shared = obs.meld_side(side) if obs.lone is not None else side
         if shared != side:
@@ -143,7 +152,28 @@ def draw_observation(
             lines.append("    no melds")
         if obs.threes[side]:
             lines.append(f"    threes: {style.cards(obs.threes[side])}")
-    lines.append("-" * 72)
+    lines.append(_RULE)
+    return lines
+
+
+def draw_observation(
+    obs: Observation,
+    style: Style | None = None,
+    names: Sequence[str] | None = None,
+    heading: str = "",
+) -> str:
+    """The table as one seat sees it: scores, pile, stock, melds and threes per side,
+    hand sizes, and the seat's own hand grouped by rank. ``str(observation)`` is this
+    drawing in `LETTERS`, and ``canasta play`` shows it before each of your moves.
+
+    Args:
+        obs: the observation to draw.
+        style: card style (default: symbols).
+        names: a name per seat (optional).
+        heading: a first line (for example the deal number).
+    """
+    style = style or Style()
+    lines = _public_lines(obs, style, heading, you=obs.side)
     sizes = "   ".join(
         f"{_seat_label(s, names)}: {n}" for s, n in enumerate(obs.hand_sizes) if s != obs.seat
     )
@@ -162,7 +192,48 @@ def draw_observation(
         lines.append(f"Pile cards waiting for your opening: {waiting}")
     if obs.to_move is not None and obs.to_move != obs.seat:
         lines.append(f"To move: {_seat_label(obs.to_move, names)} ({obs.phase})")
-    lines.append(bar)
+    lines.append(_BAR)
+    return "\n".join(lines)
+
+
+def draw_state(
+    state: GameState,
+    style: Style | None = None,
+    names: Sequence[str] | None = None,
+    heading: str = "",
+) -> str:
+    """The whole table, as nobody at it sees it: what `draw_observation` shows, with every
+    seat's hand grouped by rank in place of one seat's view, and who is to move.
+    ``str(state)`` is this drawing in `LETTERS`.
+
+    Args:
+        state: the state to draw.
+        style: card style (default: symbols).
+        names: a name per seat (optional).
+        heading: a first line (for example the deal number).
+    """
+    style = style or Style()
+    mover = state.to_move
+    # Every seat sees the same public part; the seat to move's observation is the one whose
+    # legal moves the state has cached anyway.
+    obs = state.observe(mover if mover is not None else 0)
+    lines = _public_lines(obs, style, heading, you=None)
+    lines.append("Hands:")
+    for seat in range(state.players):
+        hand = state.hand(seat)
+        lines.append(
+            f"    {_seat_label(seat, names)}, {len(hand)} cards: {_grouped_hand(hand, style)}"
+        )
+    if mover is None:
+        went_out = obs.went_out
+        how = "nobody went out" if went_out is None else f"{_seat_label(went_out, names)} went out"
+        lines.append(f"The deal is over: {how}.")
+    else:
+        lines.append(f"To move: {_seat_label(mover, names)} ({obs.phase})")
+        if obs.turn.waiting:
+            waiting = style.cards(CARDS[c] for c in obs.turn.waiting)
+            lines.append(f"Pile cards waiting for the opening: {waiting}")
+    lines.append(_BAR)
     return "\n".join(lines)
 
 

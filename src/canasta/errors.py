@@ -1,8 +1,9 @@
 """The exception types of the library, and the machine-readable reasons for illegal moves.
 
 Every error derives from `CanastaError`. Messages always quote the input that was
-wrong and say why (api.md §8).
+wrong and say why.
 """
+# api.md §8.
 
 from __future__ import annotations
 
@@ -11,6 +12,19 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from canasta.moves import Move
+
+__all__ = [
+    "ArgumentError",
+    "CanastaError",
+    "IllegalMoveError",
+    "IllegalReason",
+    "NotationError",
+    "PositionError",
+    "RecordError",
+    "ReplayError",
+    "UnknownVariantError",
+    "VariantError",
+]
 
 
 class CanastaError(Exception):
@@ -64,22 +78,27 @@ class IllegalMoveError(CanastaError):
 
     Attributes:
         move: the move (or its text, when it was not even parsed).
-        reason: an `IllegalReason`.
+        reason: an `IllegalReason`, for a program to test.
+        why: what is wrong, in words for a person: the reason's phrase, or a more exact
+            one (``too few cards: a meld needs at least 3, this meld would have 2``).
     """
 
-    def __init__(self, move: Move | str, reason: IllegalReason, detail: str = "") -> None:
+    def __init__(
+        self, move: Move | str, reason: IllegalReason, detail: str = "", why: str = ""
+    ) -> None:
         self.move = move
         self.reason = reason
-        text = f"illegal move {str(move)!r}: {reason.value}"
+        self.why = why or reason.value
+        text = f"illegal move {str(move)!r}: {self.why}"
         super().__init__(f"{text} ({detail})" if detail else text)
 
 
 class ReplayError(IllegalMoveError):
     """An illegal move inside a sequence; ``ply`` is its 0-based index."""
 
-    def __init__(self, move: Move | str, reason: IllegalReason, ply: int) -> None:
+    def __init__(self, move: Move | str, reason: IllegalReason, ply: int, why: str = "") -> None:
         self.ply = ply
-        super().__init__(move, reason, f"at ply {ply}")
+        super().__init__(move, reason, f"at ply {ply}", why)
 
 
 class ArgumentError(CanastaError, ValueError):

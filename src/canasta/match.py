@@ -1,16 +1,17 @@
-"""A whole game of Canasta: deals until a side reaches the target score (spec §2.14).
+"""A whole game of Canasta: deals until a side reaches the target score.
 
 `Match` is an immutable value like `GameState`. It deals each deal
-with the sides' cumulative scores (which set the initial-meld minimum, spec §2.8), passes
+with the sides' cumulative scores (which set the initial-meld minimum), passes
 the deal to the next seat, adds each deal's scores, and ends when a side has reached the
 variant's ``target_score`` and leads alone. Ties for the lead at or above the target follow
-the variant's ``tie_policy`` (D18): ``play_on`` deals again until one side alone leads;
+the variant's ``tie_policy``: ``play_on`` deals again until one side alone leads;
 ``shared_win`` ends the match with every tied side winning (`Match.winner` is then a
 tuple of sides).
 
 Every deal's deck comes from a seed derived from the match seed, so a match is reproduced
 by its variant, its seed and its moves (see `canasta.records`).
 """
+# Spec §2.14, §2.8; D18.
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
 from canasta.moves import Move, flatten_moves, parse_move
 from canasta.scoring import Outcome
 from canasta.state import GameState
+from canasta.variants._special_hands import GAME_WINNING
 from canasta.variants.base import Variant
-from canasta.variants.special_hands import GAME_WINNING
 
 __all__ = ["Deal", "Match", "deal_seed", "decide_winner"]
 
@@ -63,7 +64,9 @@ class Deal:
     outcome: Outcome | None
 
     def start(self, variant: Variant) -> GameState:
-        """The deal as dealt, before any move (the ``asked`` counts of D26 not carried)."""
+        """The deal as dealt, before any move (the Modern American ``asked`` counts, which
+        a match carries from deal to deal, not carried)."""
+        # D26.
         return new_game(variant, seed=self.seed, scores=self.scores, dealer=self.dealer)
 
 
@@ -217,13 +220,14 @@ class Match:
 
 
 def decide_winner(variant: Variant, scores: Sequence[int]) -> int | tuple[int, ...] | None:
-    """Spec §2.14 and D18: who has won with these cumulative scores after a deal.
+    """Who has won with these cumulative scores after a deal.
 
     Returns:
         None while no side has reached ``variant.target_score``, or while the leaders at
         or above it are tied under ``tie_policy="play_on"`` (deal again); the leading
         side; or, under ``tie_policy="shared_win"``, a tuple of the tied leaders.
     """
+    # Spec §2.14 and D18.
     best = max(scores)
     if best < variant.target_score:
         return None

@@ -1,11 +1,13 @@
-"""Moves and their notation (api.md §3).
+"""Moves and their notation.
 
 A move is one token without spaces: ``draw``, ``take:KK``, ``meld:KKK2``, ``add:K+2``,
 ``discard:7H``, ``ask``, ``yes``, ``no``, ``end``, and in Modern American with the club
 features ``special`` (show a special hand) and ``expose:3`` (lay out the held three). Cards
 in a move may be exact cards (``KH``) or rank patterns (``K``: any card of that rank from
-hand). Cards are kept in canonical order (naturals A, 3..K, then 2, then the joker; suits S
-H D C) so that equal plays compare equal and ``parse_move(str(m)) == m``."""
+hand). Cards are kept in canonical order (naturals A, 3..K, then 2, then the joker; suits
+S H D C) so that equal plays compare equal and ``parse_move(str(m)) == m``.
+"""
+# api.md §3.
 
 from __future__ import annotations
 
@@ -18,9 +20,24 @@ from canasta._input import excerpt
 from canasta.cards import CARDS, JOKER, RANK_PATTERNS, RANKS, SUITS, TWO, Card, _parse
 from canasta.errors import NotationError
 
+__all__ = [
+    "Answer",
+    "Ask",
+    "Discard",
+    "Draw",
+    "End",
+    "LayOff",
+    "MeldCards",
+    "Move",
+    "Moves",
+    "Take",
+    "parse_move",
+    "parse_moves",
+]
+
 #: The longest move text read. No legal move comes near: the largest table (four decks,
 #: 216 cards) written with the longest card text (``10S``) fills 648 characters.
-MAX_MOVE_CHARS = 1024
+_MAX_MOVE_CHARS = 1024
 
 # Sort key of a rank index in move text: naturals (A, 3..K) first, then 2, then joker.
 _RANK_ORDER = {r: (r if r != TWO else 12.5) for r in range(14)}
@@ -36,8 +53,8 @@ def _canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
     here, so a move never holds what its text cannot show."""
     if isinstance(cards, str) or not isinstance(cards, tuple | list):
         raise NotationError(f"a move's cards must be a tuple of Card values, got {excerpt(cards)}")
-    if len(cards) > MAX_MOVE_CHARS:
-        raise NotationError(f"a move holds at most {MAX_MOVE_CHARS} cards, got {len(cards)}")
+    if len(cards) > _MAX_MOVE_CHARS:
+        raise NotationError(f"a move holds at most {_MAX_MOVE_CHARS} cards, got {len(cards)}")
     for card in cards:
         if type(card) is not Card:
             raise NotationError(f"a move's cards must be Card values, got {excerpt(card)}")
@@ -215,7 +232,7 @@ def parse_move(text: str | Move) -> Move:
         return text
     if not isinstance(text, str):
         raise NotationError(f"a move must be text, got {excerpt(text)}")
-    if len(text) > MAX_MOVE_CHARS:
+    if len(text) > _MAX_MOVE_CHARS:
         raise NotationError(f"bad move {excerpt(text)}: longer than any move")
     token = text.strip()
     simple = _SIMPLE.get(token.lower())

@@ -1,4 +1,4 @@
-"""What one seat may know: `Observation` (api.md §5).
+"""What one seat may know: `Observation`.
 
 An observation is built *for an explicit seat*. It has two parts:
 
@@ -16,16 +16,18 @@ equal observations. The deal's public history (`Observation.history`) is there t
 but, like a state's history, not compared. `canasta.sample_state` deals the unseen cards
 into a full state that gives the same observation.
 """
+# api.md §5.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from canasta._input import excerpt
-from canasta.cards import CARDS, RANKS, Card, format_codes
+from canasta.cards import CARDS, RANKS, Card, cards_of, format_codes
+from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Move
 from canasta.table import (
@@ -35,6 +37,7 @@ from canasta.table import (
     Event,
     Meld,
     Memory,
+    Note,
     Step,
     Table,
     Turn,
@@ -46,22 +49,26 @@ from canasta.variants.base import Variant
 if TYPE_CHECKING:
     from canasta.state import GameState
 
-__all__ = ["Observation", "PublicEvent", "observe"]
+__all__ = ["Note", "Observation", "PublicEvent", "observe"]
 
 #: The public event of a move (the name observations used before events showed cards).
 PublicEvent = Event
 
 
-def _cards(codes: tuple[int, ...]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in codes)
+@lru_cache(maxsize=1024)
+def _cards_each(codes: tuple[tuple[int, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each seat's or side's ``codes`` (cached as `cards_of` is)."""
+    return tuple(map(cards_of, codes))
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class Observation:
-    """Everything ``seat`` may know about a deal (api.md §5).
+    """Everything ``seat`` may know about a deal.
 
     Build one with `canasta.GameState.observe`. Equality compares everything but the
-    ``history``, as a `GameState`'s equality does.
+    ``history``, as a `GameState`'s equality does. ``print(observation)`` draws the table
+    as this seat sees it, as ``canasta play`` shows it (`canasta.display.draw_observation`);
+    ``repr(observation)`` is one short line.
 
     Attributes:
         variant: the rules.
@@ -76,14 +83,15 @@ class Observation:
             two partners' shared melds are under the first partner: see `meld_side`).
         threes: each side's threes laid face up.
         opened: each side has completed its initial meld this deal.
-        melded_seats: each seat has melded or laid off earlier this deal (spec §2.10).
+        melded_seats: each seat has melded or laid off earlier this deal.
         pile_top: the pile's top card, or None when the pile is empty.
         pile_size: the number of cards in the pile.
-        frozen: the pile is frozen (spec §2.7).
+        frozen: the pile is frozen.
         stock_size: the number of cards in the stock.
         turn: the public progress of the current turn (pile taken, opening value so far,
             pile cards waiting to join the hand, partner asked and the answer, ...).
-        asked: how often each seat has asked partner (Modern American, D26).
+        asked: how often each seat has asked partner (Modern American counts it over
+            the whole game).
         lone: the lone hand of 3-player cutthroat once known, else None.
         went_out: the seat that went out, once the deal is over.
         concealed: the deal ended by a concealed going out.
@@ -97,6 +105,8 @@ class Observation:
             compared).
         special_hand: Modern American: the special hand shown to end the deal, or None.
     """
+
+    # api.md §5; spec §2.10 (melded_seats), §2.7 (frozen); D26 (asked).
 
     variant: Variant
     seat: int
@@ -134,6 +144,17 @@ class Observation:
     def history(self) -> tuple[Event, ...]:
         """The public history of the deal since it was dealt or read, oldest first."""
         return log_events(self._log)
+
+    def __str__(self) -> str:
+        """The table as this seat sees it, drawn as ``canasta play`` draws it."""
+        return draw_observation(self, LETTERS)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Observation {self.variant.name} seat={self.seat} phase={self.phase} "
+            f"to_move={self.to_move} hand={len(self.hand)} stock={self.stock_size} "
+            f"pile={self.pile_size} top={self.pile_top}>"
+        )
 
     # -- derived facts ---------------------------------------------------------------------
 
@@ -247,12 +268,13 @@ def _seat(seat: object, players: int) -> int:
     return seat
 
 
-def build(
+def _build(
     table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""
     seat = _seat(seat, table.variant.players)
-    hidden_hands = tuple(h if s == seat else () for s, h in enumerate(table.hands))
+    hands = table.hands
+    hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
     return Observation(
         variant=table.variant,
@@ -261,10 +283,10 @@ def build(
         dealer=table.dealer,
         phase=table.phase,
         to_move=table.to_move,
-        hand=_cards(table.hands[seat]),
-        hand_sizes=tuple(len(h) for h in table.hands),
+        hand=cards_of(hands[seat]),
+        hand_sizes=tuple(map(len, hands)),
         melds=table.melds,
-        threes=tuple(_cards(t) for t in table.threes),
+        threes=_cards_each(table.threes),
         opened=table.opened,
         melded_seats=table.melded_seats,
         pile_top=CARDS[pile[-1]] if pile else None,
@@ -277,9 +299,9 @@ def build(
         went_out=table.went_out,
         concealed=table.concealed,
         legal_moves=legal,
-        known=tuple(_cards(k) for k in memory.known),
-        discarded=tuple(_cards(d) for d in memory.discarded),
-        pile_seen=_cards(pile),
+        known=_cards_each(memory.known),
+        discarded=_cards_each(memory.discarded),
+        pile_seen=cards_of(pile),
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,
         log=log,

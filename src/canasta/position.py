@@ -1,10 +1,11 @@
-"""The position format (api.md §6): ``GameState.to_dict`` and ``GameState.from_dict``.
+"""The position format: ``GameState.to_dict`` and ``GameState.from_dict``.
 
 A position is the table (`canasta.table.Table`) and what the table remembers
 (`canasta.table.Memory`: the keys ``known`` and ``discarded``), so a reloaded deal observes
 like the original. Input is checked thoroughly; any problem raises `PositionError` saying
 what is wrong, and nothing partial is ever returned.
 """
+# api.md §6.
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from canasta._input import excerpt
+from canasta._input import json_excerpt
+from canasta._rules.generate import legal_moves
+from canasta._rules.legality import Decision
+from canasta._rules.transitions import commit
 from canasta.cards import (
     CARDS,
     JOKER,
@@ -26,6 +30,7 @@ from canasta.cards import (
     parse_codes,
 )
 from canasta.errors import CanastaError, NotationError, PositionError
+from canasta.moves import NO, YES
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -41,6 +46,8 @@ from canasta.table import (
 )
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
+
+__all__: list[str] = []
 
 _KEYS = {
     "variant",
@@ -160,21 +167,21 @@ def _cards(value: Any, what: str) -> tuple[int, ...]:
             return tuple(c for item in value for c in parse_codes(item))
     except NotationError as exc:
         raise _fail(f"{what}: {exc}") from None
-    raise _fail(f"{what} must be a card string or a list of cards, got {excerpt(value)}")
+    raise _fail(f"{what} must be a card string or a list of cards, got {json_excerpt(value)}")
 
 
 def _int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
     if type(value) is not int:
-        raise _fail(f"{what} must be an integer, got {excerpt(value)}")
+        raise _fail(f"{what} must be an integer, got {json_excerpt(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         bound = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise _fail(f"{what} must be {bound}, got {excerpt(value)}")
+        raise _fail(f"{what} must be {bound}, got {json_excerpt(value)}")
     return value
 
 
 def _list(value: Any, what: str, length: int) -> list[Any]:
     if not isinstance(value, list | tuple) or len(value) != length:
-        raise _fail(f"{what} must be a list of {length} entries, got {excerpt(value)}")
+        raise _fail(f"{what} must be a list of {length} entries, got {json_excerpt(value)}")
     return list(value)
 
 
@@ -190,19 +197,21 @@ def _meld(variant: Variant, codes: tuple[int, ...], what: str, merged: bool = Fa
             raise _fail(f"{what}: a meld of wild cards only is not allowed in this variant")
         return Meld.of(WILD_RANK, tuple(sorted(codes)))
     if len(naturals) > 1:
-        raise _fail(f"{what}: mixes ranks {format_codes(codes)!r}")
+        raise _fail(f"{what}: mixes ranks {json_excerpt(format_codes(codes))}")
     rank = naturals.pop()
     if rank == THREE:
         if any(c in RED_THREES for c in codes) or variant.black_three_meld_reason(
             len(codes) - wilds, wilds
         ):
-            raise _fail(f"{what}: not a valid meld of black threes: {format_codes(codes)!r}")
+            raise _fail(
+                f"{what}: not a valid meld of black threes: {json_excerpt(format_codes(codes))}"
+            )
     elif (
         variant.natural_meld_reason(rank, len(codes) - wilds, wilds, 0, 0, True)
         if merged
         else variant.natural_meld_reason(rank, 0, 0, len(codes) - wilds, wilds, True)
     ) is not None:
-        raise _fail(f"{what}: invalid meld {format_codes(codes)!r}")
+        raise _fail(f"{what}: invalid meld {json_excerpt(format_codes(codes))}")
     return Meld.of(rank, tuple(sorted(codes)))
 
 
@@ -216,12 +225,12 @@ def _resolve_variant(value: Any) -> Variant:
             return from_config(value)
     except CanastaError as exc:
         raise _fail(f"variant: {exc}") from None
-    raise _fail(f"variant must be a name or a config mapping, got {excerpt(value)}")
+    raise _fail(f"variant must be a name or a config mapping, got {json_excerpt(value)}")
 
 
 def _turn(value: Any) -> Turn:
     if not isinstance(value, Mapping):
-        raise _fail(f"turn must be a mapping, got {excerpt(value)}")
+        raise _fail(f"turn must be a mapping, got {json_excerpt(value)}")
     unknown = set(value) - _TURN_KEYS
     if unknown:
         raise _fail(f"turn has unknown keys: {', '.join(sorted(unknown))}")
@@ -235,11 +244,13 @@ def _turn(value: Any) -> Turn:
             fields[key] = _int(item, "turn.opening", 0)
         elif key == "permission":
             if item is not None and type(item) is not bool:
-                raise _fail(f"turn.permission must be true, false or null, got {excerpt(item)}")
+                raise _fail(
+                    f"turn.permission must be true, false or null, got {json_excerpt(item)}"
+                )
             fields[key] = item
         else:
             if type(item) is not bool:
-                raise _fail(f"turn.{key} must be true or false, got {excerpt(item)}")
+                raise _fail(f"turn.{key} must be true or false, got {json_excerpt(item)}")
             fields[key] = item
     turn = Turn(**fields)
     if turn.waiting and not turn.took_pile:
@@ -253,18 +264,18 @@ _GROUP_RANKS = {RANKS[r]: r for r in (*NATURAL_RANKS, THREE)} | {"*": WILD_RANK}
 
 def _groups(value: Any) -> tuple[Group, ...]:
     if not isinstance(value, list | tuple):
-        raise _fail(f"turn.groups must be a list, got {excerpt(value)}")
+        raise _fail(f"turn.groups must be a list, got {json_excerpt(value)}")
     groups: list[Group] = []
     for g in value:
         if not (isinstance(g, list | tuple) and len(g) == 4):
             raise _fail(
-                f"turn.groups entries are [rank, naturals, wilds, from_hand], got {excerpt(g)}"
+                f"turn.groups entries are [rank, naturals, wilds, from_hand], got {json_excerpt(g)}"
             )
         rank = _GROUP_RANKS.get(g[0]) if isinstance(g[0], str) else None
         if rank is None:
-            raise _fail(f"turn.groups: {excerpt(g[0])} is not a meld rank (A, 3 to K, or *)")
+            raise _fail(f"turn.groups: {json_excerpt(g[0])} is not a meld rank (A, 3 to K, or *)")
         if type(g[3]) is not bool:
-            raise _fail(f"turn.groups: from_hand must be true or false, got {excerpt(g[3])}")
+            raise _fail(f"turn.groups: from_hand must be true or false, got {json_excerpt(g[3])}")
         naturals = _int(g[1], "turn.groups naturals", 0, 99)
         wilds = _int(g[2], "turn.groups wilds", 0, 99)
         if rank in {r.rank for r in groups}:
@@ -302,11 +313,12 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
     variant = _resolve_variant(data["variant"])
     players, sides = variant.players, variant.sides
     scores = tuple(
-        _int(s, "scores[]") for s in _list(data.get("scores", [0] * sides), "scores", sides)
+        _int(s, f"scores[{i}]")
+        for i, s in enumerate(_list(data.get("scores", [0] * sides), "scores", sides))
     )
     phase = data.get("phase", DRAW)
     if phase not in (DRAW, PLAY, ANSWER, OVER):
-        raise _fail(f"phase must be draw, play, answer or over, got {excerpt(phase)}")
+        raise _fail(f"phase must be draw, play, answer or over, got {json_excerpt(phase)}")
     to_move: int | None = None
     if phase != OVER:
         to_move = _int(data.get("to_move", 0), "to_move", 0, players - 1)
@@ -341,7 +353,7 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
     melds: list[tuple[Meld, ...]] = []
     for s, side in enumerate(melds_in):
         if not isinstance(side, list | tuple):
-            raise _fail(f"melds[{s}] must be a list of melds, got {side!r}")
+            raise _fail(f"melds[{s}] must be a list of melds, got {json_excerpt(side)}")
         # Spec §3.3: a cutthroat partnership's melds, kept under the first partner's seat,
         # may be merged melds past the wild-card limit.
         merged = lone is not None and s != lone
@@ -366,11 +378,16 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         if any(c not in variant.laid_out_threes for c in laid):
             raise _fail(f"threes[{s}] may only hold threes laid face up in this variant")
     turn = _turn(data["turn"]) if "turn" in data else NEW_TURN
-    # Positions in which play would be stuck: nobody asked, or the player has no card.
+    # Positions in which play would be stuck: nobody asked, or a player has no card (a
+    # player whose hand empties goes out, which ends the deal).
     if phase == ANSWER and not turn.asked:
         raise _fail("phase answer needs a question to answer: turn.asked must be true")
-    if phase == PLAY and to_move is not None and not hands[to_move]:
-        raise _fail(f"hands[{to_move}] is empty, but the seat is to play")
+    if phase == DRAW and turn != NEW_TURN:
+        raise _fail("turn: a turn's progress starts after the draw (phase draw has none)")
+    if phase != OVER:
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise _fail(f"hands[{seat}] is empty, but the deal is not over")
     used = Counter(
         [c for h in hands for c in h]
         + list(pile)
@@ -396,17 +413,20 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
     melded_seats = [False] * players
     listed = data.get("melded_seats", [])
     if not isinstance(listed, list | tuple):
-        raise _fail(f"melded_seats must be a list of seats, got {excerpt(listed)}")
-    for seat in listed:
-        melded_seats[_int(seat, "melded_seats[]", 0, players - 1)] = True
+        raise _fail(f"melded_seats must be a list of seats, got {json_excerpt(listed)}")
+    for i, seat in enumerate(listed):
+        melded_seats[_int(seat, f"melded_seats[{i}]", 0, players - 1)] = True
     asked = tuple(
-        _int(a, "asked[]", 0) for a in _list(data.get("asked", [0] * players), "asked", players)
+        _int(a, f"asked[{i}]", 0)
+        for i, a in enumerate(_list(data.get("asked", [0] * players), "asked", players))
     )
     opened = _derived_opened(tuple(melds))
     if "opened" in data:
         opened = tuple(_list(data["opened"], "opened", sides))
         if any(type(o) is not bool for o in opened):
-            raise _fail(f"opened must hold true or false per side, got {excerpt(data['opened'])}")
+            raise _fail(
+                f"opened must hold true or false per side, got {json_excerpt(data['opened'])}"
+            )
     if variant.holds_three and phase != OVER:
         _check_held_threes(variant, hands, opened, to_move, phase)
     went_out = data.get("went_out")
@@ -438,14 +458,14 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
             )
     concealed = data.get("concealed", False)
     if type(concealed) is not bool:
-        raise _fail(f"concealed must be true or false, got {excerpt(concealed)}")
+        raise _fail(f"concealed must be true or false, got {json_excerpt(concealed)}")
     if concealed and phase != OVER:
         raise _fail("concealed is only allowed when the phase is over")
     if turn.waiting and opened[variant.side_of(to_move or 0)]:
         raise _fail("turn.waiting: the pile's cards join an opened side's hand at once")
     for key in ("seed",):
         if key in data and data[key] is not None and type(data[key]) is not int:
-            raise _fail(f"seed must be an integer, got {data[key]!r}")
+            raise _fail(f"seed must be an integer, got {json_excerpt(data[key])}")
     table = Table(
         variant=variant,
         scores=scores,
@@ -469,6 +489,19 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         courtesy=courtesy,
         last_three=last_three,
     )
+    _check_opening_melds(table)
+    if phase != OVER and not legal_moves(table):
+        # What no position reached by play can be: its player can neither play nor end.
+        raise _fail(
+            f"seat {to_move} has no legal move and the deal is not over (for example it "
+            "holds one card it may not go out with, or must go out and cannot)"
+        )
+    if phase == ANSWER:
+        # Spec §2.11: a player asks only when able to go out, so either answer leaves them
+        # a legal move.
+        for answer in (YES, NO):
+            if not legal_moves(commit(table, Decision(answer, (), None))):
+                raise _fail(f"phase answer: the seat that asked could not play on after {answer}")
     return table, _memory(data, hands)
 
 
@@ -479,8 +512,9 @@ def _check_held_threes(
     to_move: int | None,
     phase: str,
 ) -> None:
-    """Spec §3.5.11.4: one three at most stays in a hand, only while the side has not
-    opened or until the holder's next turn (H3: it goes down before the draw)."""
+    """One three at most stays in a hand, only while the side has not opened or until
+    the holder's next turn (it goes down before the draw)."""
+    # Spec §3.5.11.4 H1, H3.
     for seat, hand in enumerate(hands):
         held = sum(1 for c in hand if c in variant.laid_out_threes)
         if held > 1:
@@ -497,5 +531,26 @@ def _check_special(variant: Variant, special: Any, hand: tuple[int, ...]) -> Non
     if shown is None or shown[0] != special:
         raise _fail(
             f"special_hand: the hand of the seat that went out is not the special hand "
-            f"{excerpt(special)}"
+            f"{json_excerpt(special)}"
         )
+
+
+def _check_opening_melds(table: Table) -> None:
+    """A side that has not opened has melds only in the middle of its opening turn: then
+    they are exactly the groups the player to move made this turn."""
+    # Spec §2.8.
+    made = sorted((g.rank, g.naturals, g.wilds) for g in table.turn.groups)
+    for side, melds in enumerate(table.melds):
+        if not melds or table.opened[side]:
+            continue
+        mover = table.to_move
+        if (
+            table.phase != PLAY
+            or mover is None
+            or table.meld_side(mover) != side
+            or sorted((m.rank, m.naturals, m.wilds) for m in melds) != made
+        ):
+            raise _fail(
+                f"opened[{side}] is false, but side {side} has melds that are not the "
+                "groups of an opening the player to move is making this turn"
+            )

@@ -13,11 +13,13 @@ A record is a block of header tags followed by the moves, one turn per line::
     1. S0: draw meld:KKK discard:7
     2. S1: draw discard:4   { a comment }
 
-`dumps` writes a `Match` or a `GameState`;
-`loads` reads a record back and replays it; `parse` reads it without
-replaying. A malformed record raises `RecordError` with the line and
-column; an illegal move raises `RecordReplayError` (a `ReplayError`)
-with its ply, line and column and the reason.
+`dumps` writes a `Match`, a `GameState` or a parsed `Record` (with its comments), and
+`dump` writes the same to a file; `loads` reads a record back and replays it, `load`
+from a file; `parse` reads it without replaying. A text may hold several records, one
+after another as PGN games do: `parse_all`, `loads_all` and `load_all` read every one.
+A malformed record raises `RecordError` with the line and column; an illegal move
+raises `RecordReplayError` (a `ReplayError`) with its ply, line and column, the reason,
+and the move as written.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -45,10 +48,22 @@ from canasta.errors import (
 from canasta.match import Match
 from canasta.moves import Move, parse_move
 from canasta.state import GameState
-from canasta.variants import from_config, get
+from canasta.variants import from_text
 from canasta.variants.base import Variant
 
-__all__ = ["Record", "RecordReplayError", "dumps", "load", "loads", "parse"]
+__all__ = [
+    "Comment",
+    "Record",
+    "RecordReplayError",
+    "dump",
+    "dumps",
+    "load",
+    "load_all",
+    "loads",
+    "loads_all",
+    "parse",
+    "parse_all",
+]
 
 #: Tags written first, in this order; other tags follow in the order given.
 TAG_ORDER = (
@@ -77,6 +92,7 @@ class RecordReplayError(ReplayError):
         line: the 1-based line of the move in the record text.
         column: the 1-based column of the move.
         deal: the number of the deal (1-based) in a match record, else None.
+        text: the move as written in the record.
     """
 
     def __init__(
@@ -87,19 +103,53 @@ class RecordReplayError(ReplayError):
         line: int,
         column: int,
         deal: int | None = None,
+        why: str = "",
+        text: str | None = None,
     ) -> None:
-        super().__init__(move, reason, ply)
+        super().__init__(move, reason, ply, why)
         self.line = line
         self.column = column
         self.deal = deal
+        self.text = str(move) if text is None else text
         where = f" (deal {deal})" if deal is not None else ""
         self.args = (
-            f"line {line}, column {column}: illegal move {str(move)!r} at ply {ply}{where}: "
-            f"{reason.value}",
+            f"line {line}, column {column}: illegal move {self.text!r} at ply {ply}{where}: "
+            f"{self.why}",
         )
 
 
 # -- reading -------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Comment:
+    """A comment of a record, kept where it was written.
+
+    Attributes:
+        ply: the number of moves before it (0: before the first move).
+        text: the comment without its marks, spaces around it removed.
+        braced: written ``{text}`` (within a line of moves); else ``; text`` (the rest of
+            a line).
+    """
+
+    ply: int = attrs.field()
+    text: str = attrs.field()
+    braced: bool = False
+
+    @ply.validator
+    def _check_ply(self, _: object, ply: object) -> None:
+        if type(ply) is not int or ply < 0:
+            raise RecordError(f"a comment's ply must be an integer from 0, got {ply!r}")
+
+    @text.validator
+    def _check_text(self, _: object, text: object) -> None:
+        # What a record could not hold: a } inside {...}, a line break after ;.
+        bad = "}" if self.braced else "\n\r"
+        if not isinstance(text, str) or any(ch in bad for ch in text):
+            raise RecordError(
+                f"a {'{...}' if self.braced else '; ...'} comment cannot hold "
+                f"{_input.excerpt(text)}"
+            )
 
 
 @attrs.frozen
@@ -113,6 +163,8 @@ class Record:
         seats: for each move that starts a line with a seat marker (``S2:``), that seat;
             else None.
         tag_lines: the line of each tag.
+        comments: the comments, each with the number of moves before it.
+        written: each move as written in the text (``Meld:qqq`` for ``meld:QQQ``).
     """
 
     tags: tuple[tuple[str, str], ...]
@@ -120,6 +172,8 @@ class Record:
     places: tuple[tuple[int, int], ...]
     seats: tuple[int | None, ...]
     tag_lines: tuple[tuple[str, int], ...] = ()
+    comments: tuple[Comment, ...] = ()
+    written: tuple[str, ...] = ()
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of tag ``name``, or ``default``."""
@@ -137,6 +191,12 @@ class Record:
         return self.tag("Game", "match") or "match"
 
     @property
+    def players(self) -> tuple[str, ...] | None:
+        """The names of the ``Players`` tag, one per seat, or None without the tag."""
+        text = self.tag("Players")
+        return None if text is None else _read_players(text, self._line_of("Players"))
+
+    @property
     def variant(self) -> Variant:
         """The variant of the ``Variant`` tag."""
         text = self.tag("Variant")
@@ -147,6 +207,13 @@ class Record:
     def start(self) -> Match | GameState:
         """The match or deal before any move."""
         variant = self.variant
+        players = self.players
+        if players is not None and len(players) != variant.players:
+            raise RecordError(
+                f"Players must name {variant.players} players (one per seat), got {len(players)}",
+                self._line_of("Players"),
+                1,
+            )
         if self.kind == "match":
             seed = self._int_tag("Seed", required=True)
             assert seed is not None
@@ -264,11 +331,14 @@ class Record:
                     line,
                     max(column - len(f"S{marked}: "), 1),
                 )
-            reason = state.check(move)
-            if reason is not None:
+            try:
+                after = current.apply(move)
+            except IllegalMoveError as exc:
                 number = current.deal_number if isinstance(current, Match) else None
-                raise RecordReplayError(move, reason, ply, line, column, number)
-            after = current.apply(move)
+                text = self.written[ply] if self.written else str(move)
+                raise RecordReplayError(
+                    move, exc.reason, ply, line, column, number, exc.why, text
+                ) from None
             yield move, current, after
             current = after
 
@@ -306,7 +376,8 @@ class Record:
                 )
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+# Possessive, so a long value is scanned once, without a backtracking stack per character.
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*+)"\s*\]\s*$')
 _TURN = re.compile(r"\d+\.$")
 _SEAT = re.compile(r"[Ss](\d+):$")
 
@@ -345,119 +416,261 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
+#: The longest player name: a name, not a text.
+_MAX_NAME_CHARS = 100
+_DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)")
+# A name in a Players tag: as written, or quoted as a JSON string when it holds a comma
+# or a quote (possessive, so a long tag is scanned once).
+_NAME = re.compile(r'\s*+("(?:[^"\\]|\\.)*+"|[^,"]*+)\s*+(,|$)')
+
+
+def _check_date(text: str, line: int = 0) -> str:
+    """A Date tag: ``YYYY.MM.DD``, with ``????``/``??`` for what is unknown (as in PGN);
+    a date given in full must exist."""
+    found = _DATE.fullmatch(text)
+    if found is not None and "?" not in text:
+        try:
+            datetime.date(*map(int, found.groups()))
+        except ValueError:
+            found = None
+    if found is None:
+        raise RecordError(
+            f"Date must be YYYY.MM.DD (?? where unknown), got {_input.excerpt(text)}", line, 1
+        )
+    return text
+
+
+def _check_name(name: object, line: int = 0) -> str:
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > _MAX_NAME_CHARS
+        or not name.isprintable()
+    ):
+        raise RecordError(
+            f"a player's name must be printable text of 1 to {_MAX_NAME_CHARS} characters, "
+            f"got {_input.excerpt(name)}",
+            line,
+            1,
+        )
+    return name
+
+
+def _read_players(text: str, line: int = 0) -> tuple[str, ...]:
+    """The names of a Players tag: separated by commas, a name holding a comma or a
+    quote written as a JSON string (``Ann, "Smith, Bob"``)."""
+    names: list[str] = []
+    pos = 0
+    while pos <= len(text):
+        found = _NAME.match(text, pos)
+        if found is None:
+            raise RecordError(f"Players: bad name list {_input.excerpt(text)}", line, 1)
+        name: object = found.group(1).strip()
+        if found.group(1).startswith('"'):
+            name = _input.loads(found.group(1), what="Players", error=RecordError)
+        names.append(_check_name(name, line))
+        if not found.group(2):
+            break
+        pos = found.end()
+    return tuple(names)
+
+
+def _players_text(players: Sequence[str]) -> str:
+    """A Players tag value that `_read_players` reads back as ``players``."""
+    names = [_check_name(name) for name in players]
+    return ", ".join(
+        json.dumps(n, ensure_ascii=False) if "," in n or '"' in n or n != n.strip() else n
+        for n in names
+    )
+
+
 def _read_variant(text: str, line: int) -> Variant:
     try:
-        if text.lstrip().startswith("{"):
-            try:
-                config = _input.loads(text, what="Variant", error=RecordError)
-            except RecordError as exc:
-                raise RecordError(str(exc), line, 1) from None
-            return from_config(config)
-        return get(text)
-    except RecordError:
-        raise
+        return from_text(text)
     except CanastaError as exc:
         raise RecordError(f"Variant: {exc}", line, 1) from None
 
 
 _COMMENT_MARK = re.compile(r"[{};]")
+#: A comment found on a line: where it starts, its text on this line, ``{}`` or ``;``, and
+#: whether it ends on this line.
+_Note = tuple[int, str, bool, bool]
 
 
 def _without_comments(
     raw: str, number: int, brace: tuple[int, int] | None
-) -> tuple[str, tuple[int, int] | None]:
+) -> tuple[str, tuple[int, int] | None, list[_Note]]:
     """Line ``number`` with its {comments} (which may span lines) and ; comments blanked
-    out, keeping columns; and where a {comment} still open at its end started.
+    out, keeping columns; where a {comment} still open at its end started; and the
+    comments' text on this line.
 
     Only the comment marks are looked at one by one, so a long line costs little.
     """
     pieces: list[str] = []
+    notes: list[_Note] = []
     start = 0  # where the run not yet copied starts
+    text_from = 0  # where the open {comment}'s text starts on this line
     blank_tail = False
     for mark in _COMMENT_MARK.finditer(raw):
         i, ch = mark.start(), mark.group()
         if brace is not None:
             if ch == "}":
+                notes.append((start, raw[text_from:i], True, True))
                 pieces.append(" " * (i + 1 - start))
                 start, brace = i + 1, None
         elif ch == "{":
             pieces.append(raw[start:i])
-            start, brace = i, (number, i + 1)
+            start, brace, text_from = i, (number, i + 1), i + 1
         elif ch == "}":
             raise RecordError("'}' without '{'", number, i + 1)
         else:  # ';' comments out the rest of the line
             pieces.append(raw[start:i])
+            notes.append((i, raw[i + 1 :], False, True))
             start, blank_tail = i, True
             break
+    if brace is not None:
+        notes.append((start, raw[text_from:], True, False))
     tail = raw[start:]
     pieces.append(" " * len(tail) if blank_tail or brace is not None else tail)
-    return "".join(pieces), brace
+    return "".join(pieces), brace, notes
 
 
-def parse(text: str) -> Record:
-    """Read a record without replaying it.
+class _Game:
+    """What `parse_all` has read of one record so far."""
+
+    def __init__(self) -> None:
+        self.tags: list[tuple[str, str]] = []
+        self.tag_lines: list[tuple[str, int]] = []
+        self.moves: list[Move] = []
+        self.places: list[tuple[int, int]] = []
+        self.seats: list[int | None] = []
+        self.written: list[str] = []
+        self.comments: list[Comment] = []
+        self.past_tags = False  # a line that is not a tag came after some tags or moves
+
+    def record(self, first: bool) -> Record:
+        if not any(key == "Variant" for key, _ in self.tags):
+            if first:
+                raise RecordError("the record has no Variant tag", 1, 1)
+            raise RecordError(
+                "the record starting here has no Variant tag (a tag after the moves starts "
+                "the next record)",
+                self.tag_lines[0][1],
+                1,
+            )
+        for name, check in (("Date", _check_date), ("Players", _read_players)):
+            value = next((v for k, v in self.tags if k == name), None)
+            if value is not None:
+                check(value, next(n for k, n in self.tag_lines if k == name))
+        return Record(
+            tuple(self.tags),
+            tuple(self.moves),
+            tuple(self.places),
+            tuple(self.seats),
+            tuple(self.tag_lines),
+            tuple(self.comments),
+            tuple(self.written),
+        )
+
+
+def parse_all(text: str) -> tuple[Record, ...]:
+    """Read every record of a text (records follow one another, each starting with its
+    tags, as PGN games do), without replaying them. A UTF-8 byte order mark at the start
+    is skipped.
 
     Raises:
-        RecordError: malformed text (with the line and column).
+        RecordError: malformed text (with the line and column), or no record at all.
     """
     if not isinstance(text, str):
         raise RecordError(f"a record must be text, got {type(text).__name__}")
-    tags: list[tuple[str, str]] = []
-    tag_lines: list[tuple[str, int]] = []
-    moves: list[Move] = []
-    places: list[tuple[int, int]] = []
-    seats: list[int | None] = []
-    in_moves = False
+    text = text.removeprefix("\ufeff")
+    games = [_Game()]
+    game = games[0]
     brace: tuple[int, int] | None = None  # where an open {comment} started
+    open_note: tuple[int, list[str]] | None = None  # its ply and its text so far
     for number, raw in enumerate(text.splitlines(), start=1):
         if brace is None and raw.lstrip().startswith("["):
             # A tag line: taken as it is (a value may hold braces or semicolons).
             column = len(raw) - len(raw.lstrip()) + 1
-            if in_moves:
-                raise RecordError("a tag after the moves", number, column)
+            if game.past_tags:
+                game = _Game()  # the tags of the next record
+                games.append(game)
             match = _TAG.match(raw.strip())
             if match is None:
                 raise RecordError('bad tag: expected [Name "value"]', number, column)
             name, value = match.group(1), _unescape(match.group(2))
-            if any(key == name for key, _ in tags):
+            if any(key == name for key, _ in game.tags):
                 raise RecordError(f"tag {name} appears twice", number, column)
-            tags.append((name, value))
-            tag_lines.append((name, number))
+            game.tags.append((name, value))
+            game.tag_lines.append((name, number))
             continue
-        line, brace = _without_comments(raw, number, brace)
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if stripped.startswith("["):
-            raise RecordError("a tag must be on a line of its own", number, line.index("[") + 1)
-        in_moves = True
-        seat: int | None = None
-        first = True
-        for token in re.finditer(r"\S+", line):
-            word, column = token.group(), token.start() + 1
-            if first and _TURN.match(word):
-                continue
-            seat_match = _SEAT.match(word)
-            if seat_match:
-                if not first:
-                    raise RecordError(f"seat marker {word!r} must start the turn", number, column)
-                seat = int(seat_match.group(1))
-                continue
-            if word in ("*",):
-                continue  # a PGN-style result marker
-            try:
-                move = parse_move(word)
-            except NotationError as exc:
-                raise RecordError(str(exc), number, column) from None
-            moves.append(move)
-            places.append((number, column))
-            seats.append(seat if first else None)
-            first = False
+        game.past_tags = bool(game.tags or game.moves)
+        line, brace, notes = _without_comments(raw, number, brace)
+        moves_before = len(game.moves)
+        _read_moves(line, number, game)
+        for start, note, braced, closed in notes:
+            if open_note is None:
+                on_line = sum(1 for _, column in game.places[moves_before:] if column <= start)
+                open_note = (moves_before + on_line, [])
+            open_note[1].append(note)
+            if closed:
+                comment = "\n".join(open_note[1]).strip()
+                game.comments.append(Comment(open_note[0], comment, braced))
+                open_note = None
     if brace is not None:
         raise RecordError("'{' comment is never closed", brace[0], brace[1])
-    if not any(key == "Variant" for key, _ in tags):
-        raise RecordError("the record has no Variant tag", 1, 1)
-    return Record(tuple(tags), tuple(moves), tuple(places), tuple(seats), tuple(tag_lines))
+    if not games[0].tags and not games[0].moves and len(games) == 1:
+        raise RecordError("the text holds no record: no tags and no moves", 1, 1)
+    return tuple(g.record(i == 0) for i, g in enumerate(games))
+
+
+def _read_moves(line: str, number: int, game: _Game) -> None:
+    """The moves of one line of a record (its comments blanked out) into ``game``."""
+    stripped = line.strip()
+    if not stripped:
+        return
+    if stripped.startswith("["):
+        raise RecordError("a tag must be on a line of its own", number, line.index("[") + 1)
+    seat: int | None = None
+    first = True
+    for token in re.finditer(r"\S+", line):
+        word, column = token.group(), token.start() + 1
+        if first and _TURN.match(word):
+            continue
+        seat_match = _SEAT.match(word)
+        if seat_match:
+            if not first:
+                raise RecordError(f"seat marker {word!r} must start the turn", number, column)
+            seat = int(seat_match.group(1))
+            continue
+        if word in ("*",):
+            continue  # a PGN-style result marker
+        try:
+            move = parse_move(word)
+        except NotationError as exc:
+            raise RecordError(str(exc), number, column) from None
+        game.moves.append(move)
+        game.places.append((number, column))
+        game.seats.append(seat if first else None)
+        game.written.append(word)
+        first = False
+
+
+def parse(text: str) -> Record:
+    """Read a record without replaying it (a text holding several: `parse_all`).
+
+    Raises:
+        RecordError: malformed text (with the line and column), or more than one record.
+    """
+    found = parse_all(text)
+    if len(found) > 1:
+        line = found[1].tag_lines[0][1]
+        raise RecordError(
+            f"the text holds {len(found)} records; read them with parse_all, loads_all or load_all",
+            line,
+            1,
+        )
+    return found[0]
 
 
 def loads(text: str) -> Match | GameState:
@@ -481,6 +694,20 @@ def load(path: str | os.PathLike[str]) -> Match | GameState:
     return loads(_input.read_text(path, what="record", error=RecordError))
 
 
+def loads_all(text: str) -> tuple[Match | GameState, ...]:
+    """Read and replay every record of a text (see `parse_all`), in order.
+
+    Raises:
+        RecordError, RecordReplayError: as `loads`, for the first record that fails.
+    """
+    return tuple(record.replay() for record in parse_all(text))
+
+
+def load_all(path: str | os.PathLike[str]) -> tuple[Match | GameState, ...]:
+    """`loads_all` for a file path (read as `load` reads it)."""
+    return loads_all(_input.read_text(path, what="record", error=RecordError))
+
+
 # -- writing -------------------------------------------------------------------------------
 
 
@@ -501,10 +728,10 @@ def _result(obj: Match | GameState) -> str:
 
 
 class _Lines:
-    """Collects moves into turn lines: ``N. S<seat>: move move ...``."""
+    """Collects moves into turn lines: ``N. S<seat>: move move ...``, with comments."""
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
+    def __init__(self, out: list[str]) -> None:
+        self.lines = out
         self.current: list[str] = []
         self.seat: int | None = None
         self.number = 0
@@ -520,41 +747,66 @@ class _Lines:
             self.number += 1
         self.current.append(str(move))
 
+    def comment(self, comment: Comment) -> None:
+        """A {comment} after the last move of the line; a ; comment on a line of its own."""
+        if comment.braced and self.current:
+            self.current.append(f"{{ {comment.text} }}")
+            return
+        self.flush()
+        self.lines.append(f"{{ {comment.text} }}" if comment.braced else f"; {comment.text}")
+
     def flush(self) -> None:
         if self.current:
             self.lines.append(f"{self.number}. S{self.seat}: " + " ".join(self.current))
         self.current = []
 
 
-def _deal_lines(start: GameState, moves: Sequence[Move]) -> tuple[list[str], GameState]:
-    """The moves of one deal, one turn per line; and the state after them."""
-    lines = _Lines()
-    state = start
-    for move in moves:
-        lines.add(state, move)
-        state = state.apply(move)
-    lines.flush()
-    return lines.lines, state
+#: The comments the writer makes itself in a match record (written anew, never twice).
+_DEAL_COMMENT = re.compile(r"deal \d+(?: result)?: ")
 
 
-def _match_lines(match: Match) -> list[str]:
-    """Replay ``match`` from its seed and write its deals."""
-    replay = Match.new(match.variant, seed=match.seed)
+def _body(
+    start: Match | GameState, moves: Sequence[Move], comments: Sequence[Comment] = ()
+) -> tuple[list[str], Match | GameState]:
+    """The move lines from ``start``, one turn per line, with ``comments`` where they were
+    written; in a match, each deal between a comment with its dealer and scores and one
+    with its result. Also the match or deal after the moves."""
+    match = isinstance(start, Match)
+    kept = [c for c in comments if not (match and not c.braced and _DEAL_COMMENT.match(c.text))]
     out: list[str] = []
-    for deal_ in match.history:
-        scores = " ".join(map(str, deal_.scores))
-        out.append(f"; deal {deal_.number}: dealer {deal_.dealer}, scores {scores}")
-        lines = _Lines()
-        for move in deal_.moves:
-            lines.add(replay.state, move)
-            replay = replay.apply(move)
-        lines.flush()
-        out += lines.lines
-        if deal_.outcome is not None:
-            result = " ".join(map(str, deal_.outcome.scores))
-            out.append(f"; deal {deal_.number} result: {result}")
-        out.append("")
-    return out
+    current = start
+    lines = _Lines(out)
+
+    def open_deal(game: Match) -> None:
+        scores = " ".join(map(str, game.scores))
+        out.append(f"; deal {game.deal_number}: dealer {game.state.dealer}, scores {scores}")
+
+    if isinstance(current, Match) and not current.is_over:
+        open_deal(current)
+    for ply, move in enumerate(moves):
+        for comment in kept:
+            if comment.ply == ply:
+                lines.comment(comment)
+        state = current.state if isinstance(current, Match) else current
+        lines.add(state, move)
+        after = current.apply(move)
+        ended = isinstance(current, Match) and isinstance(after, Match)
+        if ended and len(after.deals) > len(current.deals):  # type: ignore[union-attr]
+            assert isinstance(after, Match)
+            lines.flush()
+            finished = after.deals[-1]
+            assert finished.outcome is not None
+            result = " ".join(map(str, finished.outcome.scores))
+            out += [f"; deal {finished.number} result: {result}", ""]
+            lines = _Lines(out)  # the turns of the next deal are numbered from 1
+            if not after.is_over:
+                open_deal(after)
+        current = after
+    for comment in kept:
+        if comment.ply >= len(moves):
+            lines.comment(comment)
+    lines.flush()
+    return out, current
 
 
 def _deck_of(state: GameState) -> tuple[int, ...] | None:
@@ -572,8 +824,8 @@ def _deck_of(state: GameState) -> tuple[int, ...] | None:
     deck: list[int] = []
     for i in range(variant.hand_size):
         for offset in range(players):
-            deck.append(hands[(first + offset) % players][i])
-    deck += list(state.pile) + list(state.stock)
+            deck.append(hands[(first + offset) % players][i].code)
+    deck += [c.code for c in state.pile + state.stock]
     try:
         dealt = deal(variant, deck, state.scores, state.dealer)
     except (CanastaError, IndexError):
@@ -582,7 +834,7 @@ def _deck_of(state: GameState) -> tuple[int, ...] | None:
 
 
 def dumps(
-    obj: Match | GameState,
+    obj: Match | GameState | Record,
     *,
     seed: int | None = None,
     start: GameState | None = None,
@@ -590,7 +842,7 @@ def dumps(
     date: str | datetime.date | None = None,
     tags: Mapping[str, str] | None = None,
 ) -> str:
-    """Write a match or a deal as a record.
+    """Write a match, a deal or a parsed record as a record.
 
     A `Match` is recorded by its seed. A `GameState` is recorded
     from where its moves started: pass the ``seed`` it was dealt with
@@ -598,30 +850,42 @@ def dumps(
     starting state as ``start``; a state with no moves is its own start. A start that
     `deal` reproduces from a deck is written as ``[Deck]``, any other
     (such as one read with ``GameState.from_dict``) as its exact ``[Position]``.
+    A `Record` (from `parse`) is written back with its tags and its comments; its moves
+    are replayed to lay them out one turn per line.
 
     Args:
-        obj: the match or deal to record.
+        obj: the match, deal or record to write.
         seed: the deal's seed (GameState only).
         start: the deal's starting state (GameState only).
-        players: a name per seat, for the ``Players`` tag.
-        date: the ``Date`` tag (default: today).
-        tags: more tags to write.
+        players: a name per seat, for the ``Players`` tag (a name holding a comma is
+            quoted).
+        date: the ``Date`` tag (default: today; a Record keeps its own).
+        tags: more tags to write (for a Record: tags to add or change).
 
     Returns:
         The record text.
 
     Raises:
-        RecordError: the deal's start is unknown, or does not lead to ``obj``.
+        RecordError: the deal's start is unknown, or does not lead to ``obj``; a bad
+            player name or date.
+        RecordReplayError: a Record with an illegal move.
     """
     header: dict[str, str] = {}
     body: list[str] = []
-    if isinstance(obj, Match):
+    if isinstance(obj, Record):
+        if seed is not None or start is not None:
+            raise RecordError("seed and start are for GameState records; a Record has a start")
+        header.update(obj.tags)
+        obj.replay()  # every move legal, and the tags agree with the moves
+        body, _ = _body(obj.start(), obj.moves, obj.comments)
+    elif isinstance(obj, Match):
         if seed is not None or start is not None:
             raise RecordError("seed and start are for GameState records; a Match has a seed")
         header["Game"] = "match"
         header["Variant"] = _variant_text(obj.variant)
         header["Seed"] = str(obj.seed)
-        body = _match_lines(obj)
+        moves = [move for deal_ in obj.history for move in deal_.moves]
+        body, _ = _body(Match.new(obj.variant, seed=obj.seed), moves)
         header["Deals"] = str(len(obj.history))
         header["Scores"] = " ".join(map(str, obj.scores))
     elif isinstance(obj, GameState):
@@ -640,7 +904,7 @@ def dumps(
                 "seed it was dealt with) or start= (its first state), or record a Match"
             )
         try:
-            lines, end = _deal_lines(begin, moves)
+            body, end = _body(begin, moves)
         except IllegalMoveError as exc:
             raise RecordError(f"the deal's moves do not replay from its start: {exc}") from None
         if end != obj:
@@ -657,23 +921,45 @@ def dumps(
                 header["StartScores"] = " ".join(map(str, begin.scores))
             else:
                 header["Position"] = begin.to_json()
-        body = lines
     else:
-        raise TypeError(f"dumps() records a Match or a GameState, got {type(obj).__name__}")
+        raise TypeError(
+            f"dumps() records a Match, a GameState or a Record, got {type(obj).__name__}"
+        )
     if players is not None:
-        header["Players"] = ", ".join(players)
-    if date is None:
+        header["Players"] = _players_text(players)
+    if date is None and not isinstance(obj, Record):
         date = datetime.date.today()
-    header["Date"] = date.strftime("%Y.%m.%d") if isinstance(date, datetime.date) else str(date)
-    header["Result"] = _result(obj)
+    if isinstance(date, datetime.date):
+        header["Date"] = date.strftime("%Y.%m.%d")
+    elif date is not None:
+        header["Date"] = _check_date(date if isinstance(date, str) else repr(date))
+    if not isinstance(obj, Record):
+        header["Result"] = _result(obj)
     for key, value in (tags or {}).items():
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", key):
             raise RecordError(f"bad tag name {key!r}")
         header[key] = value
-    ordered = [k for k in TAG_ORDER if k in header] + [k for k in header if k not in TAG_ORDER]
+    if isinstance(obj, Record):
+        ordered = list(header)  # as written, added tags last
+    else:
+        ordered = [k for k in TAG_ORDER if k in header] + [k for k in header if k not in TAG_ORDER]
     out = [f'[{key} "{_escape(header[key])}"]' for key in ordered]
     out.append("")
     out += body
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
+
+
+def dump(obj: Match | GameState | Record, path: str | os.PathLike[str], **options: Any) -> None:
+    """Write `dumps` ``(obj, **options)`` to the file at ``path`` (UTF-8).
+
+    Raises:
+        RecordError: as `dumps`, and for a file that cannot be written.
+    """
+    text = dumps(obj, **options)
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except (OSError, TypeError, ValueError) as exc:
+        raise RecordError(f"cannot write record {_input.excerpt(path)}: {exc}") from None

@@ -1,8 +1,9 @@
-"""Scoring a finished deal with an explained breakdown (spec §2.13, §3.3, §3.5.9).
+"""Scoring a finished deal with an explained breakdown.
 
 Each side gets named `ScoreLine` rows that add up to its score; rows worth 0 are left out.
 The rows come from the variant (`canasta.Variant.score_rows`); this module adds them up.
 """
+# Spec §2.13, §3.3, §3.5.9.
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import attrs
 
 from canasta.table import ScoreLine, Table
 
-__all__ = ["Outcome", "ScoreLine", "score_deal"]
+__all__ = ["Outcome", "ScoreLine"]
 
 
 @attrs.frozen

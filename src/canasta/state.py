@@ -1,4 +1,4 @@
-"""The public game state of one deal: `GameState` (api.md §4).
+"""The public game state of one deal: `GameState`.
 
 A ``GameState`` is an immutable value over three records: the table (`canasta.table.Table`:
 every card's place and the turn's progress), the table's memory of the deal (what every seat
@@ -7,6 +7,7 @@ between states, and the memory is carried forward by each move. Every rule lives
 `canasta._rules`; this module parses moves, caches the legal-move list and converts to and
 from the position format.
 """
+# api.md §4.
 
 from __future__ import annotations
 
@@ -18,21 +19,23 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from canasta import _input
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
-from canasta._rules.legality import Decision, after_reason, decide
+from canasta._rules.legality import Decision, after_reason, decide, explain
 from canasta._rules.recall import fresh_memory, remember, step
-from canasta._rules.transitions import commit
-from canasta.cards import CARDS, Card
+from canasta._rules.transitions import commit, stack_stock
+from canasta.cards import CARDS, Card, card_codes, cards_of, format_codes
+from canasta.display import LETTERS, draw_state
 from canasta.errors import (
     ArgumentError,
     CanastaError,
     IllegalMoveError,
     IllegalReason,
+    NotationError,
     PositionError,
     ReplayError,
     VariantError,
 )
 from canasta.moves import Move, Moves, flatten_moves, parse_move
-from canasta.observation import Observation, build
+from canasta.observation import Observation, _build
 from canasta.position import from_dict, to_dict
 from canasta.scoring import Outcome, score_deal
 from canasta.table import (
@@ -95,6 +98,12 @@ def _guarded(
     return call
 
 
+def _not_to_move(table: Table, seat: int | None) -> bool:
+    """``seat`` was named and is not to move. Once the deal is over no seat is to move,
+    and a move is refused because the deal is over, whoever makes it."""
+    return seat is not None and table.to_move is not None and seat != table.to_move
+
+
 class GameState:
     """One deal of Canasta: every card's place, whose turn it is, and the turn's progress.
 
@@ -102,6 +111,9 @@ class GameState:
     `apply` and `play`, which return new states. States are immutable values: equal when
     the table and what it remembers are equal (the history aside); `copy.copy` and
     `copy.deepcopy` return the state itself.
+
+    ``print(state)`` draws the whole table, every hand shown, with cards in the notation
+    (`canasta.display.draw_state`); ``repr(state)`` is one short line.
     """
 
     __slots__ = ("__weakref__", "_legal", "_log", "_memory", "_table")
@@ -149,16 +161,19 @@ class GameState:
         return self._table.phase
 
     @property
-    def hands(self) -> tuple[tuple[int, ...], ...]:
-        return self._table.hands
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's hand, sorted (`hand` gives one)."""
+        return tuple(cards_of(h) for h in self._table.hands)
 
     @property
-    def pile(self) -> tuple[int, ...]:
-        return self._table.pile
+    def pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom to top (the last card is the top)."""
+        return cards_of(self._table.pile)
 
     @property
-    def stock(self) -> tuple[int, ...]:
-        return self._table.stock
+    def stock(self) -> tuple[Card, ...]:
+        """The stock in draw order (the first card is drawn next)."""
+        return cards_of(self._table.stock)
 
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
@@ -167,8 +182,9 @@ class GameState:
         return self._table.melds
 
     @property
-    def threes(self) -> tuple[tuple[int, ...], ...]:
-        return self._table.threes
+    def threes(self) -> tuple[tuple[Card, ...], ...]:
+        """The threes each side has laid face up."""
+        return tuple(cards_of(t) for t in self._table.threes)
 
     @property
     def frozen(self) -> bool:
@@ -225,7 +241,7 @@ class GameState:
             raise ArgumentError(
                 f"seat must be from 0 to {len(hands) - 1}, got {_input.excerpt(seat)}"
             )
-        return tuple(CARDS[c] for c in hands[seat])
+        return cards_of(hands[seat])
 
     @property
     def pile_top(self) -> Card | None:
@@ -242,9 +258,34 @@ class GameState:
         self.hand(seat)  # the same check of the seat
         return self._table.meld_side(seat)
 
-    def counts(self) -> list[int]:
-        """The hand of the seat to move, counted by rank index (a fresh list)."""
-        return context(self._table).counts.copy()
+    def with_stock_top(self, cards: Iterable[Card] | str) -> GameState:
+        """This deal with ``cards`` (`Card` values or card text) on top of the stock, in
+        that order: the first is drawn next. The rest of the stock keeps its order.
+
+        Nothing any seat sees changes (the stock's order is hidden), so the observations,
+        the memory, the history and the legal moves stay the same. This is how a chance
+        player picks each card of the stock as it is drawn: the library draws from the
+        stock one card at a time (a turn's draw, the cards that replace threes, the cards
+        a deal turns up), and whether it takes another card depends only on the cards it
+        took before. So play the move on the state with the cards chosen so far on top;
+        while it took more cards from the stock (compare ``len(state.stock)``) than were
+        chosen, choose one more and play the move again.
+
+        Raises:
+            ArgumentError: ``cards`` are not cards of the stock (with as many copies); this
+                state is unchanged.
+        """
+        try:
+            codes = card_codes(cards)
+        except NotationError as exc:
+            raise ArgumentError(f"stock top: {exc}") from None
+        table = stack_stock(self._table, codes)
+        if table is None:
+            raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")
+        new = GameState(table, self._memory, self._log)
+        # The legal moves never depend on the stock's order: the cached list still holds.
+        _set_attr(new, "_legal", self._legal)
+        return new
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -271,7 +312,7 @@ class GameState:
         """None if ``move`` is legal here, else the reason it is not (``seat``: as for
         `apply`)."""
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             return IllegalReason.NOT_YOUR_TURN
         return self._reason(parsed)[0]
 
@@ -304,7 +345,7 @@ class GameState:
         from a seat that is not to move is refused with ``IllegalReason.NOT_YOUR_TURN``.
         """
         parsed = parse_move(move)
-        if seat is not None and seat != self._table.to_move:
+        if _not_to_move(self._table, seat):
             raise IllegalMoveError(parsed, IllegalReason.NOT_YOUR_TURN)
         try:
             reason, decision = self._reason(parsed)
@@ -316,7 +357,7 @@ class GameState:
                 raise
             raise error from exc
         assert reason is not None
-        raise IllegalMoveError(parsed, reason)
+        raise IllegalMoveError(parsed, reason, why=explain(self._table, parsed, reason))
 
     def _advance(self, decision: Decision) -> GameState:
         """Commit a legal decision: the next table, memory and log."""
@@ -342,7 +383,7 @@ class GameState:
         """
         state = self
         for ply, parsed in enumerate(flatten_moves(moves)):
-            if seat is not None and seat != state._table.to_move:
+            if _not_to_move(state._table, seat):
                 raise ReplayError(parsed, IllegalReason.NOT_YOUR_TURN, ply)
             reason, decision = state._reason(parsed)
             if decision is None:
@@ -360,20 +401,23 @@ class GameState:
 
     @_guarded
     def observe(self, seat: int) -> Observation:
-        """What ``seat`` may see (api.md §5)."""
+        """What ``seat`` may see."""
+        # api.md §5.
         table = self._table
         legal = self.legal_moves() if table.to_move == seat else ()
-        return build(table, self._memory, self._log, seat, legal)
+        return _build(table, self._memory, self._log, seat, legal)
 
     # -- the position format ----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The position format of api.md §6."""
+        """The position as JSON-ready data: the format of the Positions page."""
+        # api.md §6.
         return to_dict(self._table, self._memory)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        """Read a position (api.md §6); raises PositionError on bad input."""
+        """Read a position; raises PositionError on bad input."""
+        # api.md §6.
         table, memory = from_dict(data)
         return cls(table, memory)
 
@@ -411,6 +455,10 @@ class GameState:
         # The log as a flat tuple of events: pickling the linked steps would recurse once
         # per move.
         return (_restore, (self._table, self._memory, log_steps(self._log)))
+
+    def __str__(self) -> str:
+        """The whole table drawn as text, every hand shown (`canasta.display.draw_state`)."""
+        return draw_state(self, LETTERS)
 
     def __repr__(self) -> str:
         top = self.pile_top

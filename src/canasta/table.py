@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
 
-from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, is_wild
+from canasta.cards import CARDS, JOKER, RANKS, THREE, TWO, Card, card_value, cards_of, is_wild
 from canasta.moves import Move
 
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
+
+__all__ = ["Event", "Group", "Meld", "Note", "ScoreLine", "Turn"]
 
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
@@ -83,7 +85,7 @@ class Meld:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The meld's cards, sorted."""
-        return tuple(CARDS[c] for c in self.codes)
+        return cards_of(self.codes)
 
     @property
     def is_natural(self) -> bool:
@@ -114,9 +116,11 @@ class Meld:
 class Group:
     """Cards of one rank that the player to move melded this turn (``meld:``/``take:``).
 
-    Spec §2.10 (concealed: each own group is a valid meld alone) and §3.5.4 (the initial
-    meld's content) look at these groups.
+    A concealed going out (each own group is a valid meld alone) and the Modern American
+    initial meld's content look at these groups.
     """
+
+    # Spec §2.10 and §3.5.4.
 
     rank: int
     naturals: int
@@ -208,9 +212,10 @@ class Table:
         """The side whose melds ``seat`` plays on.
 
         Its own side, except in 3-player cutthroat once the lone hand is known: then the
-        two partners play on one set of melds (spec §3.3), kept under the first partner's
-        seat, and the other partner's entry stays empty.
+        two partners play on one set of melds, kept under the first partner's seat, and the
+        other partner's entry stays empty.
         """
+        # Spec §3.3.
         side = self.variant.side_of(seat)
         lone = self.lone
         if lone is None or side == lone:
@@ -235,7 +240,9 @@ class Memory(NamedTuple):
 class Note(NamedTuple):
     """Something that happened of itself during a move, at another seat than the mover's
     (Modern American club features): ``kind`` ``"three"`` is a held three laid face up
-    for ``seat``'s side (spec §3.5.11.4 H3)."""
+    for ``seat``'s side as the seat's turn began."""
+
+    # Spec §3.5.11.4 H3.
 
     kind: str
     seat: int
@@ -312,22 +319,18 @@ RawStep = tuple[
 ]
 
 
-def _shown(codes: tuple[int, ...]) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in codes)
-
-
 def log_events(log: Step | None) -> tuple[Event, ...]:
     """The events of a log, oldest first."""
     events: list[Event] = []
     while log is not None:
-        notes = tuple(Note(kind, seat, _shown(codes)) for kind, seat, codes in log.notes)
+        notes = tuple(Note(kind, seat, cards_of(codes)) for kind, seat, codes in log.notes)
         events.append(
             Event(
                 log.seat,
                 log.move,
-                _shown(log.cards),
-                _shown(log.taken),
-                _shown(log.threes),
+                cards_of(log.cards),
+                cards_of(log.taken),
+                cards_of(log.threes),
                 notes,
             )
         )

@@ -48,7 +48,7 @@ from canasta.moves import Discard, Expose, LayOff, MeldCards, Move, Take, parse_
 from canasta.state import GameState
 from canasta.variants.base import Variant
 
-__all__ = ["ConformanceError", "candidate_moves", "check_state", "check_variant"]
+__all__ = ["ConformanceError", "candidate_moves", "check_deal", "check_state", "check_variant"]
 
 # With the Modern American club features: show a special hand, lay out the held three.
 _SIMPLE = ("draw", "take", "ask", "yes", "no", "end", "special", "expose:3", "expose:3C")
@@ -99,11 +99,10 @@ def _fail(message: str) -> ConformanceError:
 
 
 def _all_cards(state: GameState) -> list[int]:
-    cards = [c for hand in state.hands for c in hand]
-    cards.extend(state.pile)
-    cards.extend(state.stock)
+    cards = [c.code for hand in state.hands for c in hand]
+    cards.extend(c.code for c in state.pile + state.stock)
     cards.extend(c for side in state.melds for meld in side for c in meld.codes)
-    cards.extend(c for side in state.threes for c in side)
+    cards.extend(c.code for side in state.threes for c in side)
     cards.extend(state.turn.waiting)
     return cards
 
@@ -264,7 +263,7 @@ def candidate_moves(state: GameState, rng: random.Random | None = None) -> list[
     rng = rng or random.Random(0)
     texts: set[str] = set(_SIMPLE)
     seat = state.to_move
-    hand: tuple[int, ...] = state.hands[seat] if seat is not None else ()
+    hand = tuple(c.code for c in state.hand(seat)) if seat is not None else ()
     counts = [0] * 14
     for code in hand:
         counts[code >> 2] += 1
@@ -284,7 +283,8 @@ def candidate_moves(state: GameState, rng: random.Random | None = None) -> list[
     if missing:
         texts.add(f"discard:{CARDS[rng.choice(missing)]}")
     # Pickups: the top card's rank (and another held rank) with naturals and wilds.
-    top_ranks = [state.pile[-1] >> 2] if state.pile else []
+    top = state.pile_top
+    top_ranks = [top.code >> 2] if top is not None else []
     if naturals:
         top_ranks.append(rng.choice(naturals))
     for r in top_ranks:
@@ -456,7 +456,7 @@ def _check_candidates(
     listed = set(legal)
     pool = candidate_moves(state, rng)
     seat = state.to_move
-    hand = state.hands[seat] if seat is not None else ()
+    hand = tuple(c.code for c in state.hand(seat)) if seat is not None else ()
     tried = 0
     for text in rng.sample(pool, len(pool)):
         if tried >= limit:

@@ -40,7 +40,8 @@ def growable(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | Non
 
 
 def lay_off_target(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | None:
-    """The meld an ``add:`` of ``rank`` goes to: the growable one, or (D28) a full one."""
+    """The meld an ``add:`` of ``rank`` goes to: the growable one, or a full one."""
+    # D28.
     target = growable(variant, melds, rank)
     if target is None and variant.oversize_when_going_out:
         target = next((m for m in melds if m.rank == rank), None)
@@ -48,7 +49,8 @@ def lay_off_target(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld
 
 
 def closed_ranks(st: Table) -> frozenset[int]:
-    """Ranks closed by a natural canasta of either side (spec §3.5.3), where they exist."""
+    """Ranks closed by a natural canasta of either side, where they exist."""
+    # Spec §3.5.3.
     if not st.variant.closes_ranks:
         return frozenset()
     return frozenset(
@@ -79,21 +81,24 @@ def wild_incomplete(melds: tuple[Meld, ...]) -> bool:
 
 
 def may_go_out(variant: Variant, melds: tuple[Meld, ...], turn: Turn) -> bool:
-    """Spec §2.9, §3.5.7: enough canastas, partner did not say no, no open wild meld."""
+    """Enough canastas, partner did not say no, no open wild meld."""
+    # Spec §2.9, §3.5.7.
     if turn.permission is False or canastas(melds) < variant.canastas_to_go_out:
         return False
     return not (variant.wild_meld_blocks_going_out and wild_incomplete(melds))
 
 
 def concealed_possible(st: Table, seat: int, turn: Turn) -> bool:
-    """Spec §2.10 (1) and D13: no earlier meld by this player, nothing laid off."""
+    """No earlier meld by this player, nothing laid off."""
+    # Spec §2.10 (1) and D13.
     if st.melded_seats[seat] or turn.laid_off:
         return False
     return not (turn.took_pile and not st.variant.concealed_after_pickup)
 
 
 def concealed_done(variant: Variant, groups: tuple[Group, ...]) -> bool:
-    """Spec §2.10 (3)(4): every own group valid alone and one of them a canasta."""
+    """Every own group valid alone and one of them a canasta."""
+    # Spec §2.10 (3)(4).
     if not groups or not any(g.naturals + g.wilds >= CANASTA_SIZE for g in groups):
         return False
     for g in groups:
@@ -106,15 +111,16 @@ def concealed_done(variant: Variant, groups: tuple[Group, ...]) -> bool:
 
 
 def opening_complete(st: Table, side: int, turn: Turn) -> bool:
-    """Has ``side`` completed its initial meld with this turn's value and groups (spec
-    §2.8, §3.5.4)?"""
+    """Has ``side`` completed its initial meld with this turn's value and groups?"""
+    # Spec §2.8, §3.5.4.
     variant = st.variant
     minimum = variant.initial_minimum(st.scores[side])
     return variant.opening_done(turn.opening, minimum, _turn_flags(turn))
 
 
 def _turn_flags(turn: Turn) -> int:
-    """The opening content flags of the turn's groups so far (spec §3.5.4)."""
+    """The opening content flags of the turn's groups so far."""
+    # Spec §3.5.4.
     flags = 0
     for g in turn.groups:
         flags |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
@@ -126,11 +132,12 @@ def opening_in_hand(
 ) -> bool:
     """A quick sufficient test for the opening look-ahead: can ``side`` complete its
     initial meld by melding, as new natural melds, ranks it holds three times or more,
-    keeping two cards (spec §2.8)?
+    keeping two cards?
 
     Each such meld is a placement the look-ahead tries, so a yes here is a yes there; a no
     decides nothing. It settles most positions with a large hand at once.
     """
+    # Spec §2.8.
     variant = st.variant
     on_table = {m.rank for m in melds}
     closed = context(st).closed

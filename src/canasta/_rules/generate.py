@@ -111,9 +111,10 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     """Optimistic bound for an unopened side: could any initial meld be completed?
 
     Every natural of a rank held at least twice plus every wild, against the minimum; or a
-    seven-card group, which may waive the minimum (D12, spec §3.5.4). Only a shortcut: the
+    seven-card group, which may waive the minimum. Only a shortcut: the
     solver decides each move.
     """
+    # D12, spec §3.5.4.
     variant = st.variant
     seat = st.to_move
     assert seat is not None

@@ -39,6 +39,7 @@ from canasta.cards import (
     RED_THREES,
     THREE,
     TWO,
+    Card,
     card_value,
 )
 from canasta.errors import IllegalReason as R
@@ -124,12 +125,13 @@ def meld_verdict(
 
     The side's melds of the rank are given by counts: ``grow`` is (naturals, wilds) of the
     one that can still take cards, ``full`` of one past the size cap that a lay-off may
-    still join (D28); ``may_start`` says whether a new meld of the rank may be started
-    (spec §2.4, §3.5.3). A pure function of its arguments, so the generator can cache it.
+    still join; ``may_start`` says whether a new meld of the rank may be started. A pure
+    function of its arguments, so the generator can cache it.
 
     Returns a reason, or flags: `OBLIGES` (the play obliges going out this turn: black
     threes, a meld past the cap) and `JOINS_FULL` (it joins the ``full`` meld).
     """
+    # D28; spec §2.4, §3.5.3.
     verdict = 0
     if rank == THREE:
         if add:
@@ -249,8 +251,9 @@ def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R
 
 
 def take_effect(st: Table, ctx: Context, k: int, twos: int, jokers: int) -> R | Play:
-    """Spec §2.7 (T1–T6) and §3.5.5: the effect of taking the pile with k naturals, twos
-    and jokers from hand (known to be there), or why it may not be taken."""
+    """The effect of taking the pile with k naturals, twos and jokers from hand (known
+    to be there), or why it may not be taken."""
+    # Spec §2.7 (T1–T6) and §3.5.5.
     variant = st.variant
     top = st.pile[-1]
     rank = top >> 2
@@ -352,7 +355,8 @@ def wild_splits(twos: int, jokers: int, most: int) -> tuple[tuple[int, int], ...
 
 def play_turn(st: Table, play: Play) -> Turn:
     """The turn's bookkeeping after ``play``: groups, lay-offs, the opening value, what
-    the player must do (spec §2.8, §2.10, §3.5.4)."""
+    the player must do."""
+    # Spec §2.8, §2.10, §3.5.4.
     wilds = play.twos + play.jokers
     value = (
         play.k * RANK_VALUES[play.rank]
@@ -388,8 +392,9 @@ def play_turn(st: Table, play: Play) -> Turn:
 
 
 def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
-    """The checks that look at the position after ``play`` (spec §2.8, §2.9, §2.11): the
+    """The checks that look at the position after ``play``: the
     hand left, the initial meld still reachable, going out still possible when due."""
+    # Spec §2.8, §2.9, §2.11.
     variant = st.variant
     hand_after = play.hand_after
     obliged = play.obliged
@@ -588,12 +593,13 @@ def end_reason(st: Table) -> R | None:
 
 
 def special_reason(st: Table) -> R | None:
-    """Spec §3.5.11.3 SH1, SH2, SH4: may the player show the hand as a special hand?
+    """May the player show the hand as a special hand?
 
     Right after a draw from the stock (a held three may have been exposed since), before
     any meld, not after partner said no, by a player whose side has not opened (or, with
-    the courtesy of D36, on the first own turn after partner opened).
+    the courtesy option, on the first own turn after partner opened).
     """
+    # Spec §3.5.11.3 SH1, SH2, SH4; D36.
     if st.phase != PLAY:
         return R.WRONG_PHASE
     turn = st.turn
@@ -608,15 +614,17 @@ def special_reason(st: Table) -> R | None:
 
 
 def held_three(st: Table) -> int | None:
-    """The three the player to move holds in hand (spec §3.5.11.4), if any."""
+    """The three the player to move holds in hand, if any."""
+    # Spec §3.5.11.4.
     if not st.variant.holds_three:
         return None
     return next((c for c in st.hands[st.to_move or 0] if c >> 2 == THREE), None)
 
 
 def expose_reason(st: Table, code: int | None) -> R | None:
-    """Spec §3.5.11.4 H2: may the player lay the held three ``code`` out now (in an own
-    turn, before or after the draw; the replacement keeps the hand's size)?"""
+    """May the player lay the held three ``code`` out now (in an own turn, before or
+    after the draw; the replacement keeps the hand's size)?"""
+    # Spec §3.5.11.4 H2.
     if st.phase not in (DRAW, PLAY):
         return R.WRONG_PHASE
     if code is None:
@@ -733,3 +741,81 @@ def check(st: Table, move: Move) -> R | None:
     if decision.play is not None:
         return after_reason(st, context(st), decision.play)
     return None
+
+
+# --------------------------------------------------------------------------------------
+# Refusals in words (for error messages only: the reason stays the machine's answer)
+
+
+def explain(st: Table, move: Move, reason: R) -> str:
+    """Why ``move`` is refused in ``st``, in words: ``reason``'s phrase, or for a meld and
+    a Modern American discard what exactly is wrong."""
+    if isinstance(move, MeldCards | LayOff | Take) and reason in (R.INVALID_MELD, R.TOO_MANY_WILDS):
+        return _meld_words(st, move) or reason.value
+    if (
+        isinstance(move, Discard)
+        and reason is R.DISCARD_NOT_ALLOWED
+        and st.variant.family == "modern"
+    ):
+        return _discard_words(move.card)
+    return reason.value
+
+
+def _meld_words(st: Table, move: MeldCards | LayOff | Take) -> str:
+    """What is wrong with the meld a play would make, with its counts; "" if unsure."""
+    variant = st.variant
+    naturals = [c for c in move.cards if not c.is_wild]
+    k, wilds = len(naturals), len(move.cards) - len(naturals)
+    if isinstance(move, Take):
+        if not st.pile:
+            return ""
+        rank, k = st.pile[-1] >> 2, k + 1  # the pile's top card joins the meld
+    elif isinstance(move, LayOff):
+        rank = WILD_RANK if move.target == "*" else RANKS.index(move.target)
+    else:
+        rank = RANKS.index(naturals[0].rank) if naturals else WILD_RANK
+    if rank == WILD_RANK and not isinstance(move, LayOff) and not variant.has_wild_melds:
+        return "wild cards alone do not make a meld: a meld needs at least 2 natural cards"
+    if rank in (THREE, WILD_RANK):
+        return ""  # threes and wild melds have rules of their own; the phrase says it
+    opening = not st.opened[variant.side_of(st.to_move or 0)]
+    target = None
+    # A meld is judged alone before it joins the side's meld of its rank (if any).
+    if (
+        isinstance(move, LayOff)
+        or variant.natural_meld_reason(rank, 0, 0, k, wilds, opening) is None
+    ):
+        target = lay_off_target(variant, st.melds[variant.side_of(st.to_move or 0)], rank)
+    n = k + (target.naturals if target is not None else 0)
+    w = wilds + (target.wilds if target is not None else 0)
+    what = "this meld would have" if target is None else "the meld would then have"
+    if n + w < 3:
+        return f"too few cards: a meld needs at least 3, {what} {n + w}"
+    if n < 2:
+        return f"too few natural cards: a meld needs at least 2, {what} {n}"
+    if w > variant.max_wilds_per_meld:
+        return f"too many wild cards: a meld takes at most {variant.max_wilds_per_meld}, {what} {w}"
+    ratio = getattr(variant, "meld_wild_ratio", "")
+    if (ratio == "n_gt_w" and w >= n) or (ratio == "n_ge_w" and w > n):
+        more = (
+            "more natural cards than" if ratio == "n_gt_w" else "at least as many natural cards as"
+        )
+        return (
+            f"too many wild cards: a meld needs {more} wild cards, {what} {n} natural and {w} wild"
+        )
+    return ""
+
+
+def _discard_words(card: Card) -> str:
+    """The Modern American rule that keeps ``card`` from being discarded."""
+    # Spec §3.5.6.
+    if card.rank == "3":
+        return "a three may never be discarded"
+    if card.is_wild:
+        return "a wild card may be discarded only to go out, or from a hand of wild cards only"
+    if card.rank in ("A", "7"):
+        return (
+            "on an empty pile an ace or a seven may be discarded only from a hand holding "
+            "nothing but aces, sevens, threes and wild cards"
+        )
+    return "the rank is closed: its cards may be discarded only when no other card may be"

@@ -1,18 +1,19 @@
 """Look-ahead for the rules that depend on what the player can still do this turn.
 
-Spec §2.8 [LIB] makes a meld illegal when it leaves the initial-meld minimum unreachable;
-§2.11 allows asking partner only when going out is possible; a player who must go out
-(partner said yes, black threes melded) may not make a move that rules it out; §2.10 with
-D12 lets a concealed going out skip the minimum. All of these ask one question: *from this
-hand and this table, can the player still reach a goal this turn?*
+A meld is illegal when it leaves the initial-meld minimum unreachable; asking partner is
+allowed only when going out is possible; a player who must go out (partner said yes, black
+threes melded) may not make a move that rules it out; a concealed going out may skip the
+minimum. All of these ask one question: *from this hand and this table, can the player
+still reach a goal this turn?*
 
 The search works on counts only (suits never matter for legality). It walks the natural
 ranks, choosing for each how many naturals and which wild cards go to that rank's meld, then
 places what is left in a wild-card meld where the variant has them. Results are memoised.
 The order of the moves inside the turn is not searched: the best order completes the
 needed canastas first, smallest first, and the search checks that this order keeps the
-two cards §2.9 asks for.
+two cards going out asks for.
 """
+# Spec §2.8 [LIB], §2.11, §2.10 with D12, §2.9.
 
 from __future__ import annotations
 
@@ -97,7 +98,8 @@ def _feasible(variant: Variant, q: Query) -> bool:
 
 
 def _may_pass_cap(variant: Variant, q: Query) -> bool:
-    """Could a meld grow past ``max_meld_size`` with the hand's cards (D28)?"""
+    """Could a meld grow past ``max_meld_size`` with the hand's cards?"""
+    # D28.
     wilds = q.counts[TWO] + q.counts[JOKER_RANK]
     cap = variant.max_meld_size
     return any(
@@ -332,13 +334,14 @@ def _content_reachable(
     concealed_only: bool,
     out: bool,
 ) -> bool:
-    """Could some sequence meet the opening's content rule (spec §3.5.4), value aside?
+    """Could some sequence meet the opening's content rule, value aside?
 
     An opening search that cannot meet it is the longest kind, so `_search` asks this
     first. It collects every set of content flags that one placement per rank, then a
     wild-card meld, could give: a superset of what the search can reach, so a no is
     certain. Placements go into the search's ``placed`` memo.
     """
+    # Spec §3.5.4.
     counts = q.counts
     wilds = counts[TWO] + counts[JOKER_RANK]
     wild_counts = range(min(wilds, variant.max_wilds_per_meld) + 1)
@@ -399,7 +402,8 @@ def group_flags_of(q: Query, rank: int) -> int:
 
 
 def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
-    """Opening content flags of one group (spec §3.5.4, D22)."""
+    """Opening content flags of one group."""
+    # Spec §3.5.4, D22.
     if rank == TWO:
         return WILD_MELD | (
             HAND_CANASTA | OWN_CANASTA if wilds >= CANASTA_SIZE and from_hand else 0

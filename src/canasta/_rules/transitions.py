@@ -1,4 +1,5 @@
-"""Transitions: dealing, and committing a decided move to build the next table.
+"""Transitions: dealing, stacking the stock, and committing a decided move to build the next
+table.
 
 `commit` takes the `Decision` that `canasta._rules.legality.decide` made and builds the
 table after it; it decides nothing a second time. Automatic events (threes laid face up
@@ -81,9 +82,27 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
     return begin_turn(table, first)
 
 
+def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
+    """The table with ``top`` as the stock's first cards, in that order, the rest of the
+    stock in its order; None when ``top`` is not cards of the stock.
+
+    Every draw from the stock (the deal's upcard, a turn's draw, the cards that replace
+    threes) takes the first card, and whether another card is taken depends only on the
+    cards taken before it: so a chance player may choose each card as it is drawn, by
+    stacking the cards chosen so far and playing the move again.
+    """
+    rest = list(st.stock)
+    for code in top:
+        if code not in rest:
+            return None
+        rest.remove(code)
+    return evolve(st, stock=(*top, *rest))
+
+
 def begin_turn(st: Table, seat: int, **changes: object) -> Table:
     """Start ``seat``'s turn (applying ``changes`` too); where threes are declared at the
-    player's first turn (D3), its threes go down first."""
+    player's first turn, its threes go down first."""
+    # D3.
     st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
     variant = st.variant
     if not variant.declares_threes_at_deal:
@@ -97,7 +116,7 @@ def begin_turn(st: Table, seat: int, **changes: object) -> Table:
 def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
     """Lay every three of the variant's kind from ``seat``'s hand face up and replace it,
     but ``keep``; a three drawn as a replacement stays in hand where the player may hold
-    one and holds none (spec §3.5.11.4 H2).
+    one and holds none.
 
     When the stock runs out during the replacements, the threes still to replace are laid
     face up all the same (nothing is drawn for them).
@@ -187,7 +206,8 @@ def _draw(st: Table, seat: int) -> Table:
 
 
 def _join_waiting(st: Table, seat: int) -> Table:
-    """Spec §2.7 procedure (2): the rest of the pile joins the hand; threes go face up."""
+    """The rest of the pile joins the hand; threes go face up."""
+    # Spec §2.7 procedure (2).
     variant = st.variant
     waiting = st.turn.waiting
     side = variant.side_of(seat)
@@ -203,7 +223,8 @@ def _join_waiting(st: Table, seat: int) -> Table:
 
 
 def _partner(st: Table, seat: int) -> int | None:
-    """Spec §3.3 cutthroat: the partner of ``seat`` once the lone hand is known."""
+    """Cutthroat: the partner of ``seat`` once the lone hand is known."""
+    # Spec §3.3.
     lone = st.lone
     if lone is None or seat == lone:
         return None
@@ -211,14 +232,14 @@ def _partner(st: Table, seat: int) -> int | None:
 
 
 def _form_partnership(st: Table, lone: int) -> Table:
-    """Spec §3.3 cutthroat: the first player to take the pile becomes the lone hand, and
-    the other two become partners who play on one set of melds.
+    """Cutthroat: the first player to take the pile becomes the lone hand, and the other
+    two become partners who play on one set of melds.
 
     Their melds move under the first partner's seat (`Table.meld_side`), same-rank melds
-    merged into one ([LIB]: a merged meld over the wild-card limit stays, and the rules
-    refuse it more wild cards as they would any meld). Once either partner has opened, both
-    have.
+    merged into one (a merged meld over the wild-card limit stays, and the rules refuse it
+    more wild cards as they would any meld). Once either partner has opened, both have.
     """
+    # Spec §3.3; the merged meld over the wild-card limit is a [LIB] ruling.
     st = evolve(st, lone=lone)
     first, second = (s for s in range(st.variant.players) if s != lone)
     merged: dict[int, Meld] = {}

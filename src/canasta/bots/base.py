@@ -18,6 +18,8 @@ from canasta.moves import Move, parse_move
 from canasta.observation import Observation
 from canasta.state import GameState
 
+__all__ = ["Bot", "NoLegalMoveError", "RandomBot", "play_deal", "play_match"]
+
 
 class NoLegalMoveError(CanastaError):
     """A bot was asked to move with no legal move to choose from.

@@ -26,6 +26,8 @@ from canasta.state import GameState
 from canasta.table import WILD_RANK, Meld
 from canasta.variants.base import Variant
 
+__all__ = ["GreedyBot"]
+
 #: Bound on the moves of one turn when the bot plays a turn out on a sampled deal.
 _TURN_MOVES = 40
 #: Sampled deals behind each estimate of what going out would score; while the deal is
@@ -271,11 +273,9 @@ class GreedyBot:
         # This seat's estimate leaves out the canastas the asker may complete on the way
         # out; the asker's leaves out this hand (dealt at random there). So the answer is
         # no only when going out loses here and this hand holds more than a random one.
-        yes = (
-            obs.hand_sizes[asker] <= 1
-            or self._wins(obs, self._margins_if_out(obs, asker))
-            or self._hand_cost(obs) <= self._random_hand_value(obs)
-        )
+        yes = self._wins(obs, self._margins_if_out(obs, asker)) or self._hand_cost(
+            obs
+        ) <= self._random_hand_value(obs)
         wanted = Answer(yes)
         return wanted if wanted in moves else moves[0]
 

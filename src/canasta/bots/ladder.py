@@ -34,6 +34,20 @@ from canasta.errors import ArgumentError
 from canasta.variants import from_config
 from canasta.variants.base import Variant
 
+__all__ = [
+    "Interval",
+    "Ladder",
+    "PairResult",
+    "bradley_terry",
+    "format_ladder",
+    "mean_interval",
+    "pair_result",
+    "parse_bot",
+    "play_game",
+    "ratings",
+    "run_ladder",
+]
+
 #: The normal quantile of a two-sided 95% interval.
 _Z95 = 1.96
 #: Bootstrap resamples of the seeds behind each rating interval.

@@ -10,6 +10,8 @@ from canasta.bots.greedy import GreedyBot
 from canasta.bots.search import SearchBot
 from canasta.errors import ArgumentError
 
+__all__ = ["BOTS", "make_bot"]
+
 
 def _quick(seed: int | None = None) -> Bot:
     return GreedyBot(seed, lookahead=False)

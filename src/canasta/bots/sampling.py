@@ -14,6 +14,8 @@ from canasta.sampling import sample_state
 from canasta.state import GameState
 from canasta.table import Table, evolve
 
+__all__: list[str] = []
+
 _V = TypeVar("_V")
 #: Entries a bot keeps per cache; the estimates of one decision fit many times over.
 _MEMO_SIZE = 64
@@ -82,5 +84,6 @@ def gone_out(state: GameState, seat: int) -> Table:
     as they are (a record to score, not to play on)."""
     # The engine has no move for "go out now"; the score rows only read the hands, the
     # table and who went out.
-    hands = tuple(() if s == seat else h for s, h in enumerate(state.hands))
-    return evolve(state._table, hands=hands, went_out=seat)
+    table = state._table
+    hands = tuple(() if s == seat else h for s, h in enumerate(table.hands))
+    return evolve(table, hands=hands, went_out=seat)

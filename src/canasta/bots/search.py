@@ -27,6 +27,8 @@ from canasta.observation import Observation
 from canasta.sampling import sample_state
 from canasta.state import GameState
 
+__all__ = ["SearchBot"]
+
 #: Simulations per decision (one simulation: one discard played out on one sampled
 #: deal) when no budget is given.
 DEFAULT_SIMULATIONS = 64

@@ -18,6 +18,8 @@ from canasta.observation import Observation
 from canasta.table import WILD_RANK, Meld
 from canasta.variants.base import Variant
 
+__all__: list[str] = []
+
 #: Cards in a canasta (spec §2.5), and the largest Modern American meld (§3.5.3).
 CANASTA = 7
 #: Modern American: the ranks whose pure melds score 2500, or cost 2500 if unfinished,
@@ -137,7 +139,7 @@ def _penalised(melds: tuple[Meld, ...]) -> int:
 
 
 class ModernAmericanStrategy(Strategy):
-    """The Modern American strategy (spec §3.5): the pile is always frozen, so it is
+    """The Modern American strategy: the pile is always frozen, so it is
     taken only with a natural pair, and a taken pile weighs heavily (its cards are melded
     toward canastas, which turn the side's threes from minus to plus); wild cards may not
     be discarded; pure melds of aces or sevens score 2500 finished and cost 2500
@@ -147,6 +149,8 @@ class ModernAmericanStrategy(Strategy):
     opening to leave no penalised meld, sheds aces and sevens held three times, and takes
     no pile that leaves it more of them than it can shed before the stock runs out.
     """
+
+    # Spec §3.5.
 
     feed_per_card = 10.0
     keep_pairs = 8
@@ -219,8 +223,9 @@ class ModernAmericanStrategy(Strategy):
 
     def _held_after_take(self, obs: Observation) -> float:
         """What taking the pile adds to the penalties for aces and sevens left in this
-        hand at the end of the deal (spec §3.5.9), when the turns left are too few to
+        hand at the end of the deal, when the turns left are too few to
         discard them one a turn."""
+        # Spec §3.5.9.
         # One discard on each later turn of this seat (the stock shrinks by one a turn);
         # drawing instead also allows one this turn (after a take the pile is empty, and
         # an ace or seven may not go on an empty pile, §3.5.6).

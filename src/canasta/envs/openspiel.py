@@ -8,12 +8,15 @@ older ``python_canasta`` game is unrelated)::
 
     game = pyspiel.load_game("canasta_lib", {"variant": "modern-american"})
 
-The chance player deals the whole deck, one card at a time, before the first move (so the
-stock's order is settled by chance, card by card, as a shuffle would); then the seats
-play. Actions are the indices of `canasta.rl.ActionSpace`, the tensors those of
-`canasta.rl.ObservationEncoder` (the information state remembers the deal: the cards known
-in other hands, the discards and the public history; the observation does not), and the
-returns are `canasta.rl.rewards` of the deal.
+Chance picks the cards, one at a time. With the parameter ``chance="draw"`` (the default)
+it deals the hands card by card, then picks each card of the stock when it is drawn: the
+deal's upcard, a turn's draw, the cards that replace threes (the player's move waits at a
+chance node until it has its cards). With ``chance="deck"`` it deals the whole deck before
+the first move, which settles the stock's order. Actions are the indices of
+`canasta.rl.ActionSpace`, the tensors those of `canasta.rl.ObservationEncoder` (the
+information state remembers the deal: the cards known in other hands, the discards and the
+public history; the observation does not), and the returns are `canasta.rl.rewards` of the
+deal.
 """
 
 from __future__ import annotations
@@ -21,16 +24,15 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from canasta.cards import Card
+from canasta.cards import Card, parse_cards
 from canasta.deal import new_game
-from canasta.moves import Move
+from canasta.moves import Draw, Move, parse_move
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves
 from canasta.rl.rewards import reward_bound, rewards
 from canasta.sampling import sample_state
@@ -42,6 +44,9 @@ from . import _resolve
 __all__ = ["SHORT_NAME", "CanastaGame", "CanastaObserver", "CanastaState"]
 
 SHORT_NAME = "canasta_lib"
+#: The values of the parameter ``chance``: chance picks each stock card when it is drawn
+#: (``"draw"``), or deals the whole deck before the first move (``"deck"``).
+CHANCE_MODES = ("draw", "deck")
 #: The chance outcomes: every card of a deck, by rank (A, 2, .. K) then suit, then the joker.
 CARDS: tuple[Card, ...] = (
     *(Card(rank, suit) for rank in "A23456789TJQK" for suit in "SHDC"),
@@ -63,61 +68,107 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": "classic"},
+    parameter_specification={"variant": "classic", "chance": CHANCE_MODES[0]},
 )
 
 
 @functools.cache
-def _rules(variant: Variant) -> _Rules:
-    return _Rules(variant)
+def _rules(variant: Variant, chance: str) -> _Rules:
+    return _Rules(variant, chance)
 
 
 class _Rules:
-    """What every state of a game shares: the variant, its actions and its encoder."""
+    """What every state of a game shares: the variant, the chance mode, the actions and the
+    encoder."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, chance: str) -> None:
         self.variant = variant
+        self.chance = chance
+        self.per_draw = chance == "draw"
         self.actions = ActionSpace(variant)
         self.encoder = ObservationEncoder(variant, numpy=True)
-        self.deck = Counter(
-            {i: variant.decks * (2 if c.is_joker else 1) for i, c in enumerate(CARDS)}
-        )
-        self.cards = sum(self.deck.values())
+        self.deck = tuple(variant.decks * (2 if c.is_joker else 1) for c in CARDS)
+        self.cards = sum(self.deck)
+        # The deal takes at least the hands' cards before it takes any from the stock.
+        self.hand_cards = variant.hand_size * variant.players
+
+
+def _counted(cards: list[Card]) -> tuple[int, ...]:
+    """How many of each chance outcome ``cards`` hold."""
+    counts = [0] * len(CARDS)
+    for card in cards:
+        counts[_CARD_ID[card]] += 1
+    return tuple(counts)
+
+
+def _minus(left: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return (*left[:card], left[card] - 1, *left[card + 1 :])
 
 
 class _Core:
-    """One state's value: the cards dealt so far and the deal.
+    """One state's value: the deal, the cards chance may still pick, and what it picked.
+
+    ``left`` counts the cards chance may pick next, by outcome: the cards not dealt yet,
+    and once the deal is dealt (``chance="draw"``) the stock's cards not yet picked for the
+    ``pending`` move, which waits for the cards ``top`` (picked so far) to be drawn.
 
     Immutable, so clones share it (OpenSpiel clones a Python state by deep-copying its
     attributes); it pickles as a position, which is how OpenSpiel serializes states.
     """
 
-    __slots__ = ("deck", "rules", "state")
+    __slots__ = ("deck", "left", "pending", "rules", "state", "top")
 
-    def __init__(self, rules: _Rules, deck: tuple[int, ...], state: GameState | None) -> None:
+    def __init__(
+        self,
+        rules: _Rules,
+        deck: tuple[int, ...],
+        state: GameState | None,
+        left: tuple[int, ...],
+        pending: Move | None = None,
+        top: tuple[int, ...] = (),
+    ) -> None:
         self.rules = rules
         self.deck = deck
         self.state = state
+        self.left = left
+        self.pending = pending
+        self.top = top
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return self
 
     def __reduce__(self) -> tuple[Callable[..., _Core], tuple[Any, ...]]:
+        rules = self.rules
         position = None if self.state is None else self.state.to_dict()
-        return (_restore, (self.rules.variant, self.deck, position))
+        pending = None if self.pending is None else str(self.pending)
+        return (
+            _restore,
+            (rules.variant, rules.chance, self.deck, position, self.left, pending, self.top),
+        )
 
 
-def _restore(variant: Variant, deck: tuple[int, ...], position: dict[str, Any] | None) -> _Core:
+def _restore(
+    variant: Variant,
+    chance: str,
+    deck: tuple[int, ...],
+    position: dict[str, Any] | None,
+    left: tuple[int, ...],
+    pending: str | None,
+    top: tuple[int, ...],
+) -> _Core:
     state = None if position is None else GameState.from_dict(position)
-    return _Core(_rules(variant), deck, state)
+    move = None if pending is None else parse_move(pending)
+    return _Core(_rules(variant, chance), deck, state, left, move, top)
 
 
 class CanastaGame(pyspiel.Game):
-    """The game ``canasta_lib``; its one parameter ``variant`` is a registered variant name
-    or a variant config as JSON text (``'{"variant": "classic", "target_score": 3000}'``)."""
+    """The game ``canasta_lib``. Its parameter ``variant`` is a registered variant name or a
+    variant config as JSON text (``'{"variant": "classic", "target_score": 3000}'``);
+    ``chance`` is ``"draw"`` (chance picks each stock card when it is drawn; the default)
+    or ``"deck"`` (chance deals the whole deck before the first move)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {"variant": "classic", **(params or {})}
+        params = {**GAME_TYPE.parameter_specification, **(params or {})}
         text = params["variant"]
         if not isinstance(text, str):
             raise RLError(f"parameter 'variant' must be text, got {text!r}")
@@ -129,7 +180,10 @@ class CanastaGame(pyspiel.Game):
             variant = _resolve(config)
         else:
             variant = _resolve(text)
-        self.rules = _rules(variant)
+        chance = params["chance"]
+        if chance not in CHANCE_MODES:
+            raise RLError(f"parameter 'chance' must be one of {list(CHANCE_MODES)}, got {chance!r}")
+        self.rules = _rules(variant, chance)
         bound = reward_bound(variant)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rules.actions.size,
@@ -151,7 +205,7 @@ class CanastaGame(pyspiel.Game):
         return CanastaState(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        """Every card of the decks is dealt by chance, once."""
+        """Chance picks every card of the decks at most once."""
         return self.rules.cards
 
     def make_py_observer(
@@ -164,20 +218,29 @@ class CanastaGame(pyspiel.Game):
 
 
 class CanastaState(pyspiel.State):
-    """A deal of Canasta: first the chance player deals the deck, then the seats play."""
+    """A deal of Canasta: the chance player deals, then the seats play (and, with
+    ``chance="draw"``, chance picks each card drawn from the stock)."""
 
     def __init__(self, game: CanastaGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.rules, (), None)
+        rules = game.rules
+        self._core = _Core(rules, (), None, rules.deck)
 
     @property
     def game_state(self) -> GameState | None:
-        """The deal (None while the cards are being dealt)."""
+        """The deal (None while the hands are being dealt); while a move waits for its cards
+        from the stock, the deal before that move."""
         return self._core.state
 
+    @property
+    def pending(self) -> Move | None:
+        """The move waiting for chance to pick the cards it draws from the stock, or None."""
+        return self._core.pending
+
     def current_player(self) -> int:
-        state = self._core.state
-        if state is None:
+        core = self._core
+        state = core.state
+        if state is None or core.pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if state.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
@@ -190,32 +253,41 @@ class CanastaState(pyspiel.State):
         return list(self._core.rules.actions.legal(state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        core = self._core
-        left = core.rules.deck - Counter(core.deck)
-        total = core.rules.cards - len(core.deck)
-        return [(card, count / total) for card, count in sorted(left.items())]
+        left = self._core.left
+        total = sum(left)
+        return [(card, count / total) for card, count in enumerate(left) if count]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         rules = core.rules
-        if core.state is None:
-            deck = (*core.deck, int(action))
-            state = None
-            if len(deck) == rules.cards:
-                state = new_game(rules.variant, deck=[CARDS[i] for i in deck])
-            self._core = _Core(rules, deck, state)
-            return
-        move: Move = rules.actions.decode(core.state, action)
-        self._core = _Core(rules, core.deck, core.state.apply(move))
+        state = core.state
+        if state is None:
+            self._core = _deal(core, int(action))
+        elif core.pending is not None:
+            self._core = _draw(core, int(action))
+        else:
+            move: Move = rules.actions.decode(state, action)
+            # A draw takes a card from the stock at least (with none it is not legal); any
+            # other move is tried, to see whether it takes any (the threes of the next
+            # player, laid out at the start of the turn, are replaced from the stock).
+            if rules.per_draw and isinstance(move, Draw):
+                self._core = _Core(rules, core.deck, state, core.left, move)
+                return
+            after = state.apply(move)
+            if rules.per_draw and len(after.stock) < len(state.stock):
+                # The move draws from the stock: chance picks the cards, one at a time.
+                self._core = _Core(rules, core.deck, state, core.left, move)
+            else:
+                self._core = _Core(rules, core.deck, after, core.left)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal:{CARDS[action]}"
+            return f"{'deal' if self._core.state is None else 'stock'}:{CARDS[action]}"
         return self._core.rules.actions.name(action)
 
     def is_terminal(self) -> bool:
-        state = self._core.state
-        return state is not None and state.is_over
+        core = self._core
+        return core.state is not None and core.pending is None and core.state.is_over
 
     def returns(self) -> list[float]:
         core = self._core
@@ -230,14 +302,19 @@ class CanastaState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
         """A state that ``player_id`` cannot tell from this one, hidden cards dealt anew
-        (the deal's history and memory kept)."""
+        (the deal's history and memory kept; a move waiting for stock cards waits again,
+        with none picked)."""
         core = self._core
         clone: CanastaState = self.clone()
         if core.state is None:
             return clone
         seed = int(probability_sampler() * 2**52)
         sampled = sample_state(core.state.observe(player_id), random.Random(seed))
-        clone._core = _Core(core.rules, core.deck, sampled)
+        left = core.left
+        if core.rules.per_draw:
+            # Chance picks from the sampled stock.
+            left = _counted(list(parse_cards(sampled.to_dict()["stock"])))
+        clone._core = _Core(core.rules, core.deck, sampled, left, core.pending)
         return clone
 
     def __str__(self) -> str:
@@ -245,7 +322,47 @@ class CanastaState(pyspiel.State):
         if core.state is None:
             dealt = " ".join(str(CARDS[i]) for i in core.deck)
             return f"dealing {len(core.deck)} of {core.rules.cards}: {dealt}"
-        return core.state.to_json()
+        text = core.state.to_json()
+        if core.pending is not None:
+            drawn = " ".join(str(CARDS[i]) for i in core.top)
+            text += f"\n{core.pending} waits for stock cards; drawn: {drawn}"
+        return text
+
+
+def _deal(core: _Core, card: int) -> _Core:
+    """The deal after chance dealt ``card``: the hands first, then (``chance="draw"``) the
+    cards the deal turns up or draws for threes, until it has them all."""
+    rules = core.rules
+    deck = (*core.deck, card)
+    left = _minus(core.left, card)
+    if rules.per_draw:
+        if len(deck) < rules.hand_cards:
+            return _Core(rules, deck, None, left)
+        # Deal with the cards picked so far on top of the stock: done when the deal took
+        # no card from the stock that chance has not picked.
+        rest = [i for i, count in enumerate(left) for _ in range(count)]
+        state = new_game(rules.variant, deck=[CARDS[i] for i in (*deck, *rest)])
+        if rules.cards - len(state.stock) > len(deck):
+            return _Core(rules, deck, None, left)
+        return _Core(rules, deck, state, left)
+    if len(deck) < rules.cards:
+        return _Core(rules, deck, None, left)
+    return _Core(rules, deck, new_game(rules.variant, deck=[CARDS[i] for i in deck]), left)
+
+
+def _draw(core: _Core, card: int) -> _Core:
+    """After chance picked ``card`` for the pending move: the move is played with the cards
+    picked so far on top of the stock, and done when it took no other card from it."""
+    rules = core.rules
+    state = core.state
+    move = core.pending
+    assert state is not None and move is not None
+    top = (*core.top, card)
+    left = _minus(core.left, card)
+    after = state.with_stock_top([CARDS[i] for i in top]).apply(move)
+    if len(state.stock) - len(after.stock) > len(top):
+        return _Core(rules, core.deck, state, left, move, top)
+    return _Core(rules, core.deck, after, left)
 
 
 #: What a seat remembers of the deal: left out of the observation without perfect recall.
@@ -294,6 +411,8 @@ class CanastaObserver:
                 del data[key]
         if not self._private:
             del data["hand"], data["legal_moves"]
+        if core.pending is not None:
+            data["pending"] = str(core.pending)  # the move waits for its stock cards
         return json.dumps(data, separators=(",", ":"))
 
 

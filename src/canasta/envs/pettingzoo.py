@@ -30,7 +30,7 @@ from canasta.variants.base import Variant
 
 from . import _resolve
 
-__all__ = ["CanastaEnv", "env"]
+__all__ = ["CanastaEnv", "EnvObservation", "env"]
 
 _EPISODES = ("deal", "match")
 _ILLEGAL = ("raise", "penalize")
@@ -170,9 +170,10 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
         """The agent's observation vector and action mask (zeros unless it is to move)."""
         seat = self._seats[agent]
         state = self._state
-        mask = np.zeros(self.actions.size, dtype=np.int8)
         if state.to_move == seat:
-            mask[list(self.actions.legal(state))] = 1
+            mask = np.frombuffer(self.actions.mask(state), dtype=np.int8)
+        else:
+            mask = np.zeros(self.actions.size, dtype=np.int8)
         return {"observation": self.encoder.encode(state.observe(seat)), "action_mask": mask}
 
     def step(self, action: int | None) -> None:

@@ -210,6 +210,8 @@ class ActionSpace:
         # encode() of the moves legal_moves() gives: they repeat from state to state.
         self._cache: dict[Move, int] = {}
         self._last: tuple[GameState, dict[int, Move]] | None = None
+        # By id: the move (so its id is not reused while kept) and its index.
+        self._by_id: dict[int, tuple[Move, int]] = {}
 
     @property
     def size(self) -> int:
@@ -257,7 +259,18 @@ class ActionSpace:
         if last is not None and last[0] is state:
             return last[1]
         self._check_state(state)
-        pairs = sorted((self.encode(m), m) for m in state.legal_moves())
+        # The engine hands out the same move objects from state to state: their indices
+        # are kept by identity, which is cheaper than hashing a move.
+        known = self._by_id
+        pairs = []
+        for move in state.legal_moves():
+            kept = known.get(id(move))
+            if kept is None or kept[0] is not move:
+                if len(known) >= 8 * len(self._keys):
+                    known.clear()
+                kept = known[id(move)] = (move, self.encode(move))
+            pairs.append((kept[1], move))
+        pairs.sort()
         legal = dict(pairs)
         self._last = (state, legal)
         return legal

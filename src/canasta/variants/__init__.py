@@ -1,10 +1,11 @@
-"""The variant registry (api.md §2): names, aliases, options, config files and plugins.
+"""The variant registry: names, aliases, options, config files and plugins.
 
 - `names` lists the registered variants, `aliases` their other names, and
   `get` builds one with options changed: ``get("classic-2p", target_score=3000)``.
 - `from_config` reads a mapping such as ``{"variant": "classic-2p",
-  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file, and
-  ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
+  "target_score": 3000}``, `load` the same from a ``.toml`` or ``.json`` file,
+  `from_text` a name or a config as JSON text (as a record's ``Variant`` tag holds it),
+  and ``variant.to_config()`` writes it back: ``from_config(v.to_config()) == v``.
 - `register` adds a variant. Installed packages add theirs through the entry-point
   group ``canasta.variants``, loaded on first use of the registry. An entry point names a
   `Variant`, or a callable returning one, or a callable returning an iterable of
@@ -22,6 +23,7 @@ Every error names the input that was wrong: an unknown variant raises
 `UnknownVariantError` listing the known names; an unknown,
 ill-typed or impossible option raises `VariantError` naming it.
 """
+# api.md §2.
 
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from canasta.variants.classic import ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
 
 __all__ = [
+    "CONFIG_SUFFIXES",
     "ENTRY_POINT_GROUP",
     "ClassicVariant",
     "ModernAmericanVariant",
@@ -48,6 +51,7 @@ __all__ = [
     "Variant",
     "aliases",
     "from_config",
+    "from_text",
     "get",
     "load",
     "names",
@@ -63,7 +67,7 @@ CONFIG_SUFFIXES = (".toml", ".json")
 
 #: The longest variant name looked up: names are short words, and a "did you mean"
 #: search over a longer text would only waste time and memory.
-MAX_NAME_CHARS = 200
+_MAX_NAME_CHARS = 200
 
 _PRESETS: dict[str, Variant] = {}
 _ALIASES: dict[str, str] = {}
@@ -247,7 +251,7 @@ def _preset(name: str) -> Variant:
             raise VariantError(f"variant {name!r} cannot be used: {error}") from error
     known = ", ".join(names())
     hint = ""
-    if isinstance(name, str) and len(name) <= MAX_NAME_CHARS:
+    if isinstance(name, str) and len(name) <= _MAX_NAME_CHARS:
         close = difflib.get_close_matches(name, [*_PRESETS, *_ALIASES], n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
     broken = ""
@@ -262,9 +266,10 @@ def _preset(name: str) -> Variant:
 def get(name: str, /, **options: Any) -> Variant:
     """The variant registered as ``name`` (a name or an alias) with ``options`` changed.
 
-    Options are the flags of spec §5 (``target_score``, ``draw_count``, ...); see
-    ``get(name).option_specs()``.
+    Options are the variant's option fields (``target_score``, ``draw_count``, ...),
+    listed on each variant page of the docs; see ``get(name).option_specs()``.
     """
+    # Spec §5.
     preset = _preset(name)
     if not options:
         return preset
@@ -293,6 +298,20 @@ def from_config(config: Mapping[str, Any]) -> Variant:
             raise VariantError(f"config keys must be option names (strings), got {key!r}")
     options = {k: v for k, v in config.items() if k != "variant"}
     return get(name, **options)
+
+
+def from_text(text: str) -> Variant:
+    """A variant named by ``text``: a registered name or alias, or a config mapping as JSON
+    text (``'{"variant": "classic", "target_score": 3000}'``).
+
+    JSON text is read with the bounds of every reader (1 MiB, nesting at most 32 deep,
+    integers of at most 20 digits); malformed JSON raises `VariantError`.
+    """
+    if not isinstance(text, str):
+        raise VariantError(f"a variant must be named by text, got {_input.excerpt(text)}")
+    if text.lstrip().startswith("{"):
+        return from_config(_input.loads(text, what="variant config", error=VariantError))
+    return get(text)
 
 
 def load(path: str | os.PathLike[str]) -> Variant:

@@ -2,9 +2,10 @@
 and the small rule questions the engine asks it (style: "the engine owns sequencing; a
 variant answers small questions").
 
-Every option is one annotated attrs field named after its flag in spec §5; validation
-raises `VariantError` naming the field.
+Every option is one annotated attrs field named after its rule flag; validation raises
+`VariantError` naming the field.
 """
+# The flags are those of spec §5.
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from canasta.errors import IllegalReason, UnknownVariantError, VariantError
 if TYPE_CHECKING:
     from canasta.table import ScoreLine, Table
 
+__all__ = ["LastStockThree", "OptionSpec", "Variant"]
+
 # Opening content flags (spec §3.5.4, D22): which kinds of melds an initial meld contains;
 # `Variant.opening_done` reads them.
 CLEAN3 = 1  # a meld of >= 3 naturals and no wild
@@ -33,7 +36,9 @@ OWN_CANASTA = 32  # one of the player's own groups this turn has 7 or more cards
 
 
 class LastStockThree(NamedTuple):
-    """What a three drawn as the last stock card does (spec §2.12, §3.5.2, D11)."""
+    """What a three drawn as the last stock card does."""
+
+    # Spec §2.12, §3.5.2, D11.
 
     #: it stays in the hand instead of going face up
     kept_in_hand: bool
@@ -277,12 +282,14 @@ def values_field() -> Any:
 
 @attrs.frozen(cache_hash=True)
 class Variant:
-    """A rule set: who plays, with what, and every option of spec §5 that applies.
+    """A rule set: who plays, with what, and every option that applies.
 
     Subclasses (`ClassicVariant`,
     `ModernAmericanVariant`) add their option fields and
     answer the rule questions below. Build variants with `canasta.variants.get`.
     """
+
+    # The options are the flags of spec §5.
 
     #: The registry name of the preset this variant derives from.
     name: str = attrs.field(validator=_check_name)
@@ -312,7 +319,7 @@ class Variant:
         """Refuse option values that are valid alone but impossible together."""
         # Spec §3.6: Canasta for five is not supported (no source gives its rules).
         if self.players == 5:
-            raise VariantError("option 'players': five players are not supported (rules spec §3.6)")
+            raise VariantError("option 'players': five players are not supported")
         # api.md §2: seat s plays for side s % sides, so the sides must divide the seats for
         # every side to hold the same number of seats and every seat exactly one side.
         if self.players % self.sides:
@@ -371,20 +378,24 @@ class Variant:
     concealed_going_out: ClassVar[bool] = True
 
     def upcard_covered(self, code: int) -> bool:
-        """Spec §2.2 step 3: is this upcard covered by the next stock card?"""
+        """Is this upcard covered by the next stock card?"""
+        # Spec §2.2 step 3.
         return False
 
     def freezes_pile(self, code: int) -> bool:
-        """Does this card, once in the pile, freeze it (spec §2.7)?"""
+        """Does this card, once in the pile, freeze it?"""
+        # Spec §2.7.
         return False
 
     def blocks_pile(self, code: int) -> bool:
-        """Spec §2.7 `blocked` and T1: only a natural card on top can be taken (a wild or a
-        black three blocks; so does a red three left as the upcard, spec §3.7)."""
+        """Only a natural card on top can be taken (a wild or a black three blocks; so
+        does a red three left as the upcard)."""
+        # Spec §2.7 `blocked` and T1; §3.7.
         return is_wild(code) or code >> 2 == THREE
 
     def initial_minimum(self, score: int) -> int:
-        """The initial-meld minimum for a side's cumulative score (spec §2.8, §3.5.4)."""
+        """The initial-meld minimum for a side's cumulative score."""
+        # Spec §2.8, §3.5.4.
         raise NotImplementedError
 
     def opening_done(self, value: int, minimum: int, flags: int) -> bool:
@@ -396,49 +407,57 @@ class Variant:
         return value >= minimum
 
     def special_hand(self, counts: list[int]) -> tuple[str, int] | None:
-        """Spec §3.5.11.3: the special hand (name, points) that the 14 cards of a hand,
-        counted by rank index, form; None where there is none or none are played."""
+        """The special hand (name, points) that the 14 cards of a hand, counted by rank
+        index, form; None where there is none or none are played."""
+        # Spec §3.5.11.3.
         return None
 
     @property
     def has_special_hands(self) -> bool:
-        """Spec §3.5.11.3: are special hands played (the move ``special``)?"""
+        """Are special hands played (the move ``special``)?"""
+        # Spec §3.5.11.3.
         return False
 
     @property
     def holds_three(self) -> bool:
-        """Spec §3.5.11.4: may a player whose side has not opened keep one three in hand?"""
+        """May a player whose side has not opened keep one three in hand?"""
+        # Spec §3.5.11.4.
         return False
 
     @property
     def special_hand_courtesy(self) -> bool:
-        """D36: may a player show a special hand on the first own turn after partner
-        opened?"""
+        """May a player show a special hand on the first own turn after partner opened?"""
+        # D36.
         return False
 
     @property
     def concealed_exempt(self) -> bool:
-        """D12: a concealed going out skips the minimum."""
+        """Does a concealed going out skip the initial-meld minimum?"""
+        # D12.
         return False
 
     @property
     def oversize_when_going_out(self) -> bool:
-        """D28: may melds grow beyond ``max_meld_size`` in the going-out turn?"""
+        """May melds grow beyond ``max_meld_size`` in the going-out turn?"""
+        # D28.
         return False
 
     @property
     def has_wild_melds(self) -> bool:
-        """Are melds of wild cards only allowed (D1, spec §3.5.3)?"""
+        """Are melds of wild cards only allowed?"""
+        # D1, spec §3.5.3.
         return False
 
     @property
     def new_meld_after_canasta(self) -> bool:
-        """D27: may a side start a second meld of a rank after a canasta of it?"""
+        """May a side start a second meld of a rank after a canasta of it?"""
+        # D27.
         return False
 
     @property
     def one_card_pile_allowed(self) -> bool:
-        """T5, D16: may a player holding one card take a one-card pile?"""
+        """May a player holding one card take a one-card pile?"""
+        # T5, D16.
         return True
 
     @property
@@ -448,46 +467,54 @@ class Variant:
 
     @property
     def tied_sides_share_the_win(self) -> bool:
-        """D18: at the target score, do tied leading sides share the win (else play on)?"""
+        """At the target score, do tied leading sides share the win (else play on)?"""
+        # D18.
         return self.tie_policy == "shared_win"
 
     @property
     def asks_counted_per_game(self) -> bool:
-        """D26: do a player's questions to partner count over the whole game, carried from
+        """Do a player's questions to partner count over the whole game, carried from
         deal to deal (else each deal starts afresh)?"""
+        # D26.
         return False
 
     @property
     def declares_threes_at_deal(self) -> bool:
-        """Spec §2.2 (4), D3: are the threes laid out right after the deal (else at each
-        player's first turn)?"""
+        """Are the threes laid out right after the deal (else at each player's first
+        turn)?"""
+        # Spec §2.2 (4), D3.
         return self.red_three_declare == "at_deal"
 
     @property
     def stock_out_ends_after_turn(self) -> bool:
-        """Spec §2.12: does the deal end when the player who drew the last card discards
-        (else play goes on with the pile)?"""
+        """Does the deal end when the player who drew the last card discards (else play
+        goes on with the pile)?"""
+        # Spec §2.12.
         raise NotImplementedError
 
     @property
     def pickup_forced_after_stock(self) -> bool:
-        """D20: once the stock is out, must the pile be taken when it fits a meld?"""
+        """Once the stock is out, must the pile be taken when it fits a meld?"""
+        # D20.
         return False
 
     @property
     def last_stock_three_rule(self) -> LastStockThree:
-        """D11, spec §3.5.2: what a three drawn as the last stock card does."""
+        """What a three drawn as the last stock card does."""
+        # D11, spec §3.5.2.
         raise NotImplementedError
 
     @property
     def lone_hand_on_first_pickup(self) -> bool:
-        """Spec §3.3 cutthroat: does the first player to take the pile play alone against
-        the other two, who become partners?"""
+        """Cutthroat: does the first player to take the pile play alone against the other
+        two, who become partners?"""
+        # Spec §3.3.
         return False
 
     @property
     def concealed_after_pickup(self) -> bool:
-        """D13: may a player who took the pile go out concealed?"""
+        """May a player who took the pile go out concealed?"""
+        # D13.
         return True
 
     def natural_meld_reason(
@@ -501,7 +528,8 @@ class Variant:
         raise NotImplementedError
 
     def black_three_meld_reason(self, threes: int, wilds: int) -> IllegalReason | None:
-        """Spec §2.6: the going-out meld of black threes."""
+        """Why the going-out meld of black threes is refused, or None when it is valid."""
+        # Spec §2.6.
         return IllegalReason.INVALID_MELD
 
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
@@ -511,11 +539,13 @@ class Variant:
     def pickup_reason(
         self, naturals: int, wilds: int, frozen: bool, opened: bool
     ) -> IllegalReason | None:
-        """Spec §2.7 T2/T3: may the top card be melded with these cards from hand?"""
+        """May the top card be melded with these cards from hand?"""
+        # Spec §2.7 T2/T3.
         raise NotImplementedError
 
     def pickup_opening_value(self, top_value: int, hand_value: int) -> int:
-        """What a pickup meld counts toward the initial meld (D9, D23)."""
+        """What a pickup meld counts toward the initial meld."""
+        # D9, D23.
         raise NotImplementedError
 
     def discard_reason(
@@ -526,11 +556,13 @@ class Variant:
         going_out: bool,
         closed: frozenset[int],
     ) -> IllegalReason | None:
-        """Spec §3.5.6: may this card be discarded? (Classic: any card.)"""
+        """May this card be discarded? (Classic: any card.)"""
+        # Spec §3.5.6.
         return None
 
     def score_rows(self, table: Table) -> tuple[tuple[ScoreLine, ...], ...]:
-        """Each side's score rows for a finished deal (spec §2.13, §3.5.9)."""
+        """Each side's score rows for a finished deal."""
+        # Spec §2.13, §3.5.9.
         raise NotImplementedError
 
     # -- options and config ----------------------------------------------------------------
@@ -559,12 +591,13 @@ class Variant:
         return tuple(f.name for f in attrs.fields(type(self)) if f.name != "name")
 
     def to_config(self, *, full: bool = False) -> dict[str, Any]:
-        """The variant as a config mapping (api.md §2), ready for JSON or TOML.
+        """The variant as a config mapping, ready for JSON or TOML.
 
         ``{"variant": name}`` plus every option that differs from the registered preset of
         that name (``full=True``: every option). Tuples are written as lists.
         ``canasta.variants.from_config(v.to_config()) == v``.
         """
+        # api.md §2.
         try:
             preset = registered(self.name)
         except UnknownVariantError:
@@ -584,7 +617,7 @@ class Variant:
         return config
 
     def with_options(self, options: Mapping[str, Any]) -> Variant:
-        """A copy with ``options`` (flags of spec §5) changed.
+        """A copy with ``options`` (option fields, by name) changed.
 
         An unknown option, an option of the wrong type or value, or an impossible
         combination raises `VariantError` naming the option. Lists

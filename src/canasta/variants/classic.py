@@ -1,8 +1,9 @@
-"""Classic Canasta (spec §2, §3.1–§3.4, §3.7): the 2-, 3-, 4- and 6-player presets.
+"""Classic Canasta: the 2-, 3-, 4- and 6-player presets.
 
 Presets that differ only in numbers are instances of `ClassicVariant`; nothing in
 the engine looks at a preset's name.
 """
+# Spec §2, §3.1–§3.4, §3.7.
 
 from __future__ import annotations
 
@@ -22,25 +23,29 @@ from canasta.variants.base import (
     table_field,
 )
 
+__all__ = ["ClassicVariant"]
+
 # Spec §2.8: the initial-meld minimum by cumulative score (s < 0 is `negative_score_minimum`).
-CLASSIC_MINIMUMS = ((0, 50), (1500, 90), (3000, 120))
+_CLASSIC_MINIMUMS = ((0, 50), (1500, 90), (3000, 120))
 # Spec §2.13: red-three term by count in a 2-deck game (800 for all four).
-RED_THREES_2DECK = (0, 100, 200, 300, 800)
+_RED_THREES_2DECK = (0, 100, 200, 300, 800)
 # Spec §2.13, §3.4: 3-deck games (1000 for five, 1200 for six).
 RED_THREES_3DECK = (0, 100, 200, 300, 400, 1000, 1200)
 
 
 @attrs.frozen(cache_hash=True)
 class ClassicVariant(Variant):
-    """The classic game and its player-count presets; fields are the flags of spec §5."""
+    """The classic game and its player-count presets; fields are its options."""
+
+    # The flags of spec §5.
 
     meld_wild_ratio: str = choice_field("min2_max3", "n_ge_w", "n_gt_w")  # D8
     classic_wild_canasta: bool = bool_field(False)  # D1
     classic_wild_canasta_bonus: int = int_field(1000)  # D1
     initial_meld_failure: str = choice_field("reject")  # D2
     negative_score_minimum: int = choice_field(15, 0)  # D7
-    minimum_table: tuple[tuple[int, int], ...] = table_field(CLASSIC_MINIMUMS)  # §2.8, §3.4
-    red_three_scores: tuple[int, ...] = ints_field(RED_THREES_2DECK)  # §2.13
+    minimum_table: tuple[tuple[int, int], ...] = table_field(_CLASSIC_MINIMUMS)  # §2.8, §3.4
+    red_three_scores: tuple[int, ...] = ints_field(_RED_THREES_2DECK)  # §2.13
     upcard_skip: str = choice_field("wild_red3", "wild_any3", "none")  # D4
     upcard_red_three_freezes: bool = bool_field(True)  # D5
     black_three_meld_wilds: bool = bool_field(False)  # D6
@@ -209,10 +214,11 @@ class ClassicVariant(Variant):
 def _side_rows(
     variant: ClassicVariant, st: Table, side: int, seats: tuple[int, ...] | None = None
 ) -> tuple[ScoreLine, ...]:
-    """Spec §2.13 for one side (D17, D19 and D1 included).
+    """The score rows of one side.
 
     ``seats`` (3-player cutthroat) scores several seats' melds and hands as one side.
     """
+    # Spec §2.13, with D17, D19 and D1.
     if seats is None:
         seats = variant.seats_of(side)
     sides = sorted({variant.side_of(s) for s in seats})
@@ -254,9 +260,10 @@ def _side_rows(
 def _extra_going_out(
     variant: ClassicVariant, st: Table, went_out: bool
 ) -> tuple[tuple[str, int], ...]:
-    """D30: the extra going-out bonus, for a concealed going out (spec §2.10), or (S4) for
-    going out in the turn the player first put cards on the table this deal: nothing
-    melded or laid off, and no pile taken, in its earlier turns."""
+    """The extra going-out bonus, for a concealed going out, or (S4) for going out in
+    the turn the player first put cards on the table this deal: nothing melded or laid
+    off, and no pile taken, in its earlier turns."""
+    # D30; spec §2.10.
     if not went_out:
         return ()
     if variant.going_out_extra_bonus == "concealed":
@@ -268,8 +275,9 @@ def _extra_going_out(
 
 
 def _cutthroat_rows(variant: ClassicVariant, st: Table) -> tuple[tuple[ScoreLine, ...], ...]:
-    """Spec §3.3 cutthroat: the lone hand scores its own result; each partner is credited
-    the whole partnership result (melds and hands combined), plus its own red threes."""
+    """Cutthroat: the lone hand scores its own result; each partner is credited the
+    whole partnership result (melds and hands combined), plus its own red threes."""
+    # Spec §3.3.
     lone = st.lone if st.lone is not None else st.went_out
     players = variant.players
     if lone is None:

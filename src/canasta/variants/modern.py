@@ -1,8 +1,9 @@
-"""Modern American Canasta (spec §3.5): the rules that differ from the classic game.
+"""Modern American Canasta: the rules that differ from the classic game.
 
 Every difference is an answer to one of the engine's rule questions (see
 `Variant`); the engine never looks at the variant's name.
 """
+# Spec §3.5.
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from canasta.table import (
     Table,
     score_lines,
 )
+from canasta.variants._special_hands import classify, hand_names
 from canasta.variants.base import (
     CLEAN3,
     HAND_CANASTA,
@@ -44,7 +46,8 @@ from canasta.variants.base import (
     table_field,
     values_field,
 )
-from canasta.variants.special_hands import classify, hand_names
+
+__all__ = ["ModernAmericanVariant"]
 
 # Spec §3.5.4: 125 below 3000 (negative scores included), 155 from 3000, 180 from 5000.
 MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
@@ -57,7 +60,9 @@ NOT_PLAYED = ("mac_talons", "mac_turn_card", "mac_covered_last_discard")
 
 @attrs.frozen(cache_hash=True)
 class ModernAmericanVariant(Variant):
-    """Modern American Canasta; fields are the MAC flags of spec §5."""
+    """Modern American Canasta; fields are its options."""
+
+    # The MAC flags of spec §5.
 
     minimum_table: tuple[tuple[int, int], ...] = table_field(MAC_MINIMUMS)
     mac_initial_meld_content: str = choice_field(
@@ -89,7 +94,7 @@ class ModernAmericanVariant(Variant):
     mac_special_hand_values: tuple[tuple[str, int], ...] = values_field()  # D34
     mac_wild_pairs_wild: str = choice_field("twos_or_jokers", "twos_only")  # D35
     mac_special_hand_courtesy: bool = bool_field(False)  # D36
-    #: §3.5.11.4 H7: follows mac_special_hands unless set (see `with_options`).
+    # H7: follows mac_special_hands unless set (see `with_options`).
     mac_hold_three: bool = bool_field(False)
     mac_held_three_penalty: int = choice_field(5, 100)  # D37
     mac_covered_last_discard: bool = bool_field(False)  # D38
@@ -308,8 +313,9 @@ def _discard_reason(
     closed: frozenset[int],
     check_closed: bool,
 ) -> IllegalReason | None:
-    """Spec §3.5.6: threes never; wilds only when going out or all wild; on an empty pile,
-    A or 7 only without another natural, a closed rank only when nothing else may go."""
+    """Threes never; wilds only when going out or all wild; on an empty pile, A or 7
+    only without another natural, a closed rank only when nothing else may go."""
+    # Spec §3.5.6.
     if rank == THREE:
         return IllegalReason.DISCARD_NOT_ALLOWED
     if rank in (TWO, JOKER_RANK):
@@ -334,7 +340,8 @@ def _discard_reason(
 
 
 def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[ScoreLine, ...]:
-    """Spec §3.5.9 for one side of Modern American Canasta."""
+    """The score rows of one side of Modern American Canasta."""
+    # Spec §3.5.9.
     if st.special is not None and variant.side_of(st.went_out or 0) == side:
         # SH5: the special hand's value and nothing else (threes, melds, partner's hand).
         return score_lines(("special hand", variant.special_hand_points(st)))

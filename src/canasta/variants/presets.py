@@ -1,14 +1,17 @@
-"""The built-in presets (spec §3): classic for 2, 3, 4 and 6 players, Modern American, and
+"""The built-in presets: classic for 2, 3, 4 and 6 players, Modern American, and
 the Dutch home rules of seed S4.
 
 Presets that differ only in numbers are instances of one class with other field values.
 """
+# Spec §3.
 
 from __future__ import annotations
 
 from canasta.variants.base import Variant
 from canasta.variants.classic import RED_THREES_3DECK, ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
+
+__all__: list[str] = []
 
 #: Spec §3.1, the reference game: 4 players in 2 partnerships.
 CLASSIC = ClassicVariant(name="classic")

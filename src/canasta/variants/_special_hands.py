@@ -1,9 +1,10 @@
-"""Modern American special hands (spec §3.5.11.3): fourteen cards that go out at once.
+"""Modern American special hands: fourteen cards that go out at once.
 
 A special hand is judged by counts alone: the hand counted by rank index (the joker last),
-so suits never matter. Each set of hands (D34) is a table of names, values and tests;
-`classify` finds the most valuable hand the cards fit (SH4).
+so suits never matter. Each set of hands is a table of names, values and tests;
+`classify` finds the most valuable hand the cards fit.
 """
+# Spec §3.5.11.3; the sets are D34, the wild pair D35, the highest value SH4.
 
 from __future__ import annotations
 
@@ -24,12 +25,12 @@ def _natural_groups(counts: _Counts) -> list[int]:
 
 
 def _wild_groups(counts: _Counts) -> list[int]:
-    """The wild groups: all the twos, and all the jokers (spec: one group of each at most)."""
+    """The wild groups: all the twos, and all the jokers (one group of each at most)."""
     return [n for n in (counts[TWO], counts[JOKER_RANK]) if n]
 
 
 def _wild_pair(counts: _Counts, jokers_allowed: bool) -> bool:
-    """D35: one wild pair, ``2 2`` or (where allowed) ``JK JK``, never both."""
+    """One wild pair, ``2 2`` or (where allowed) ``JK JK``, never both."""
     twos, jokers = counts[TWO], counts[JOKER_RANK]
     return (twos, jokers) == (2, 0) or (jokers_allowed and (twos, jokers) == (0, 2))
 
