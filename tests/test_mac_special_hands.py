@@ -1,6 +1,7 @@
 """Modern American special hands and the held three (club features, spec §3.5.11.3 and
-§3.5.11.4): the worked examples EX-63 … EX-68 of the appendix
-(``shared/rules/modern-american-options.md``), one test each, plus the flags D34 … D37.
+§3.5.11.4), and play with the pile after the stock (§3.5.11.6): the worked examples
+EX-63 … EX-68, EX-70 and EX-71 of the appendix (``shared/rules/modern-american-options.md``),
+one test each, plus the flags D34 … D37.
 
 Seats 0 and 2 (North, South) are side 0; seats 1 and 3 (East, West) side 1.
 """
@@ -320,3 +321,57 @@ def test_greedy_bot_shows_a_special_hand_it_holds() -> None:
     assert canasta.bots.GreedyBot().choose(state.observe(SOUTH)) == canasta.Special()
     plain = south("4S 4H 4D 6C 6D 8S 8H 9C 9D JS JH QC QD KS")
     assert canasta.bots.GreedyBot().choose(plain.observe(SOUTH)) != canasta.Special()
+
+
+XP = {"mac_stock_exhausted": "continue_with_pile"}
+
+
+def ex70(flags: dict[str, Any]) -> canasta.GameState:
+    """EX-70: North draws the last stock card and discards 9C."""
+    state = position(
+        ["9C 5D 6D", "9H 9S 4C AS", "4H KS KD 8C", "5C 6C 7C"],
+        melds=(["7S 7H 7D"], ["QH QC QS"]),
+        pile="6H 5S JC TD",
+        stock="8D",
+        phase="draw",
+        flags=flags,
+    )
+    return state.play("draw discard:9C")
+
+
+def test_ex_70_play_on_with_the_pile_after_the_stock() -> None:
+    """EX-70 (XP1–XP8): with continue_with_pile the next players may take the pile or
+    end; by default the deal ends after the last card's turn."""
+    east = ex70(XP)
+    assert east.to_move == 1 and not east.is_over
+    assert_illegal(east, "draw", R.STOCK_EMPTY)
+    taken = assert_legal(east, "take:99")
+    assert_illegal(taken, "discard:AS", R.DISCARD_NOT_ALLOWED)
+    south_ = assert_legal(taken, "discard:4C")
+    assert_illegal(south_, "take:KK", R.NATURAL_PAIR_NEEDED, R.WRONG_RANK, R.PILE_EMPTY)
+    over = assert_legal(south_, "end")
+    outcome = over.outcome()
+    assert over.is_over and outcome is not None and outcome.went_out is None
+    # East may end at once instead.
+    assert assert_legal(east, "end").is_over
+    # Default: the deal ends right after North's discard.
+    assert ex70({}).is_over
+
+
+def test_ex_71_held_three_when_opening_after_the_stock() -> None:
+    """EX-71 (H3, H4, XP6): an opening from the pile with the stock empty lays the held
+    three out without a replacement."""
+    state = position(
+        ["5S 6S 7S", "5H 6H 7H", "3C KS KH AS AH AD AC QS QH QD 5C 6D 9C", "5D 6D 7D"],
+        pile="7S TH JD KD",
+        stock="",
+        to_move=SOUTH,
+        phase="draw",
+        flags={**SH, **XP},
+    )
+    opened = state.play("take:KK meld:AAAA meld:QQQ")
+    assert_illegal(opened, "discard:7S", R.DISCARD_NOT_ALLOWED)
+    after = assert_legal(opened, "discard:5C")
+    assert threes_of(after, 0) == {"3C": 1}
+    assert hand(after, SOUTH) == {"6D": 1, "9C": 1, "TH": 1, "JD": 1, "7S": 1}
+    assert "special" not in {str(m) for m in opened.legal_moves()}
