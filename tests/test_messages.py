@@ -107,6 +107,22 @@ def test_card_text_blames_the_character_that_is_wrong(text: str, blamed: str) ->
     assert "without a suit" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("meld:QQ Q", "a move holds no spaces"),
+        ("meld:", "no cards after the colon"),
+        ("draw:K", "draw takes no cards"),
+        ("drow", "not a move; moves are draw, take, take:CARDS, meld:CARDS"),
+        ("mld:KKK", "unknown kind 'mld'; moves are draw, take"),
+    ],
+)
+def test_move_text_says_what_is_wrong(text: str, said: str) -> None:
+    with pytest.raises(canasta.NotationError) as info:
+        canasta.parse_move(text)
+    assert str(info.value).startswith(f"bad move {text!r}: {said}")
+
+
 def test_a_card_without_a_suit_is_still_said_so() -> None:
     with pytest.raises(canasta.NotationError, match="card without a suit in 'K'"):
         canasta.Card.parse("K")

@@ -56,16 +56,6 @@ DELIBERATE = {
 #: underscore (or, if shared, leaves the rendered module) once that branch has landed, so
 #: the renames do not collide with its work.
 PENDING = {
-    # branch cli (issue 14 items 7, 12, 15-17): the command line and records
-    ("canasta.cli", "UsageError"),
-    ("canasta.cli", "build_parser"),
-    ("canasta.cli", "cmd_ladder"),
-    ("canasta.cli", "cmd_moves"),
-    ("canasta.cli", "cmd_play"),
-    ("canasta.cli", "cmd_simulate"),
-    ("canasta.cli", "cmd_validate"),
-    ("canasta.cli", "cmd_variants"),
-    ("canasta.records", "TAG_ORDER"),
     # branch strength (issue 16): the bots
     ("canasta.bots.search", "DEFAULT_SIMULATIONS"),
     ("canasta.bots.strategy", "MODERN_AMERICAN"),

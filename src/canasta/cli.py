@@ -56,7 +56,7 @@ __all__ = ["main"]
 OK, RULES, USAGE = 0, 1, 2
 
 
-class UsageError(Exception):
+class _UsageError(Exception):
     """A problem with the command's arguments (exit status 2)."""
 
 
@@ -71,7 +71,7 @@ def _variant(text: str, target: int | None) -> Variant:
         if target is not None:
             variant = variant.with_options({"target_score": target})
     except (UnknownVariantError, VariantError) as exc:
-        raise UsageError(str(exc)) from None
+        raise _UsageError(str(exc)) from None
     return variant
 
 
@@ -79,16 +79,16 @@ def _bot_names(text: str) -> list[str]:
     chosen = [part.strip() for part in text.split(",") if part.strip()]
     for name in chosen:
         if name not in BOTS:
-            raise UsageError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
+            raise _UsageError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
     if not chosen:
-        raise UsageError("--bots needs at least one bot name")
+        raise _UsageError("--bots needs at least one bot name")
     return chosen
 
 
 # -- variants ----------------------------------------------------------------------------
 
 
-def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     # A plugin that could not be loaded is one error line (on stderr, so --json stays
     # JSON) and a non-zero status; the variants that did load are listed all the same.
     broken = plugin_errors()
@@ -249,23 +249,23 @@ def _describe(before: GameState, after: GameState, move: Move, style: Any, you: 
     return text
 
 
-def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     variant = _variant(args.variant, args.target)
     players = variant.players
     if not 0 <= args.seat < players:
-        raise UsageError(f"--seat must be from 0 to {players - 1} in {variant.name}")
+        raise _UsageError(f"--seat must be from 0 to {players - 1} in {variant.name}")
     bot_names = _bot_names(args.bots)
     others = [s for s in range(players) if s != args.seat]
     if len(bot_names) == 1:
         bot_names = bot_names * len(others)
     if len(bot_names) != len(others):
-        raise UsageError(f"--bots needs one name, or one per other seat ({len(others)})")
+        raise _UsageError(f"--bots needs one name, or one per other seat ({len(others)})")
     if args.level is not None:
         if "search" not in bot_names:
-            raise UsageError("--level sets the search bot's budget; no search bot plays")
+            raise _UsageError("--level sets the search bot's budget; no search bot plays")
         if args.level not in SEARCH_LEVELS:
             known = ", ".join(map(str, SEARCH_LEVELS))
-            raise UsageError(f"--level must be one of {known}, got {args.level}")
+            raise _UsageError(f"--level must be one of {known}, got {args.level}")
     # Chosen here even when not given, so the game (and its record) can be replayed.
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     bots: dict[int, Bot] = {
@@ -351,7 +351,7 @@ def _write(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as exc:
-        raise UsageError(f"cannot write {path!r}: {exc}") from None
+        raise _UsageError(f"cannot write {path!r}: {exc}") from None
 
 
 # -- simulate ----------------------------------------------------------------------------
@@ -409,11 +409,11 @@ def _progress(done: int, total: int, deals: int, elapsed: float, stream: TextIO)
     stream.flush()
 
 
-def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     variant = _variant(args.variant, args.target)
     bot_names = _bot_names(args.bots)
     if len(bot_names) not in (1, variant.sides, variant.players):
-        raise UsageError(
+        raise _UsageError(
             f"--bots needs 1 name, one per side ({variant.sides}) or one per seat "
             f"({variant.players})"
         )
@@ -422,16 +422,16 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     elif len(bot_names) == variant.sides and variant.sides != variant.players:
         bot_names = [bot_names[variant.side_of(s)] for s in range(variant.players)]
     if args.games < 1:
-        raise UsageError("-n/--games must be at least 1")
+        raise _UsageError("-n/--games must be at least 1")
     if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise _UsageError("--workers must be at least 1")
     if args.address is not None and args.backend != "ray":
-        raise UsageError("--address joins a Ray cluster: it needs --backend ray")
+        raise _UsageError("--address joins a Ray cluster: it needs --backend ray")
     if args.records:
         try:
             os.makedirs(args.records, exist_ok=True)
         except OSError as exc:
-            raise UsageError(f"cannot create {args.records!r}: {exc}") from None
+            raise _UsageError(f"cannot create {args.records!r}: {exc}") from None
     config = variant.to_config()
     jobs = []
     for i in range(args.games):
@@ -518,7 +518,7 @@ def _ray_pool(workers: int, address: str | None) -> Any:
         import ray
         from ray.util.multiprocessing import Pool
     except ImportError:
-        raise UsageError("--backend ray needs Ray: pip install 'canasta[ray]'") from None
+        raise _UsageError("--backend ray needs Ray: pip install 'canasta[ray]'") from None
     if address is None and not ray.is_initialized():
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     return Pool(processes=workers, ray_address=address)
@@ -593,18 +593,18 @@ def _count(n: int, noun: str) -> str:
 # -- ladder ------------------------------------------------------------------------------
 
 
-def cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_ladder(args: argparse.Namespace, out: TextIO) -> int:
     variants = [_variant(name, None) for name in args.variant or _LADDER_VARIANTS]
     bot_names = [part.strip() for part in args.bots.split(",") if part.strip()]
     if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+        raise _UsageError("--jobs must be at least 1")
     ladders = []
     for variant in variants:
         progress = None if args.quiet else _ladder_progress(variant.name)
         try:
             ladder = run_ladder(variant, bot_names, args.pairs, args.seed, args.jobs, progress)
         except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            raise _UsageError(str(exc)) from None
         if progress is not None:
             sys.stderr.write("\n")
         ladders.append(ladder)
@@ -635,7 +635,7 @@ def _ladder_progress(name: str) -> Any:
 
 def _read(path: str, what: str, limit: int = _input.MAX_FILE_BYTES) -> str:
     """The file's text; a file that cannot be read, too large or not UTF-8 is a usage error."""
-    return _input.read_text(path, what=what, error=UsageError, limit=limit)
+    return _input.read_text(path, what=what, error=_UsageError, limit=limit)
 
 
 def _read_input(path: str, what: str) -> str:
@@ -645,13 +645,13 @@ def _read_input(path: str, what: str) -> str:
     try:
         text = sys.stdin.read(_input.MAX_FILE_BYTES + 1)
     except UnicodeDecodeError as exc:
-        raise UsageError(f"the standard input is not UTF-8 text: {exc.reason}") from None
+        raise _UsageError(f"the standard input is not UTF-8 text: {exc.reason}") from None
     if len(text) > _input.MAX_FILE_BYTES:
-        raise UsageError(f"the standard input is larger than {_input.MAX_FILE_BYTES} bytes")
+        raise _UsageError(f"the standard input is larger than {_input.MAX_FILE_BYTES} bytes")
     return text
 
 
-def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     # Every file is checked, and every record in it, each reported on its own line: an
     # unreadable file on the standard error (status 2), a record the rules refuse on the
     # standard output (status 1).
@@ -660,7 +660,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
         name = "<stdin>" if path == "-" else path
         try:
             text = _read_input(path, "record")
-        except UsageError as exc:
+        except _UsageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             status = USAGE
             continue
@@ -702,11 +702,11 @@ def _validate_one(name: str, record: records.Record) -> tuple[str, bool]:
     return f"{name}: ok: {plies}, deal {result.phase}", True
 
 
-def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
     text = _read(args.position, "position", _input.MAX_JSON_CHARS)
     # Text that is not (bounded) JSON is a bad file (usage error); JSON that is not a
     # possible position is refused by the rules (exit status 1).
-    data = _input.loads(text, what=f"position {args.position!r}", error=UsageError)
+    data = _input.loads(text, what=f"position {args.position!r}", error=_UsageError)
     try:
         state = GameState.from_dict(data)
     except PositionError as exc:
@@ -736,10 +736,10 @@ _VARIANT_HELP = "variant: a name, a .toml or .json config file, or inline JSON (
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
-        raise UsageError(f"{self.prog}: {message}")
+        raise _UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``canasta`` command."""
     parser = _Parser(
         prog="canasta",
@@ -749,7 +749,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", help="list the registered variants with key figures")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.set_defaults(func=cmd_variants)
+    p.set_defaults(func=_cmd_variants)
 
     p = sub.add_parser("play", help="play against bots in the terminal")
     p.add_argument("-v", "--variant", default="classic", help=_VARIANT_HELP)
@@ -776,7 +776,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deal", action="store_true", help="play a single deal instead of a match")
     p.add_argument("--record", metavar="FILE", help="write the game record to FILE at the end")
     p.add_argument("--ascii", action="store_true", help="write cards with letters, not symbols")
-    p.set_defaults(func=cmd_play)
+    p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("simulate", help="let bots play many games and summarise")
     p.add_argument("-n", "--games", type=int, default=10, help="number of games (default: 10)")
@@ -813,7 +813,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write one row per game: CSV if FILE ends in .csv, else JSON Lines",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=cmd_simulate)
+    p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("ladder", help="rank bots over duplicate deals, every pair both ways")
     p.add_argument(
@@ -836,26 +836,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--out", metavar="FILE", help="write every deal and the figures as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    p.set_defaults(func=cmd_ladder)
+    p.set_defaults(func=_cmd_ladder)
 
     p = sub.add_parser("validate", help="check game records; name each one's first illegal move")
     p.add_argument(
         "files", metavar="FILE", nargs="+", help="the records to check; - reads standard input"
     )
-    p.set_defaults(func=cmd_validate)
+    p.set_defaults(func=_cmd_validate)
 
     p = sub.add_parser(
         "moves", help="list the legal moves of a position (a JSON file: the docs' Positions page)"
     )
     p.add_argument("position", metavar="POSITION.json", help="the position file")
     p.add_argument("--json", action="store_true", help="print the moves as a JSON list")
-    p.set_defaults(func=cmd_moves)
+    p.set_defaults(func=_cmd_moves)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``canasta`` command; returns the exit status (0, 1 or 2)."""
-    parser = build_parser()
+    parser = _build_parser()
     out = sys.stdout
     try:
         args = parser.parse_args(argv)
@@ -864,7 +864,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return USAGE
         status: int = args.func(args, out)
         return status
-    except UsageError as exc:
+    except _UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE
     except SystemExit as exc:  # --help

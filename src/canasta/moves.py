@@ -216,6 +216,10 @@ _SIMPLE: dict[str, Move] = {
 }
 
 
+#: The moves, as the message about text that is none of them lists them.
+_KINDS = "draw, take, take:CARDS, meld:CARDS, add:RANK+CARDS, discard:CARD, ask, yes, no, end"
+
+
 def _cards_arg(text: str, move_text: str, *, allow_empty: bool = False) -> tuple[Card, ...]:
     try:
         cards = _parse(text, patterns=True)
@@ -240,8 +244,14 @@ def parse_move(text: str | Move) -> Move:
         return simple
     head, sep, arg = token.partition(":")
     head = head.lower()
-    if not sep or not arg or any(ch.isspace() for ch in token):
-        raise NotationError(f"bad move {excerpt(text)}")
+    if any(ch.isspace() for ch in token):
+        raise NotationError(f"bad move {excerpt(text)}: a move holds no spaces (meld:KKK)")
+    if not sep:
+        raise NotationError(f"bad move {excerpt(text)}: not a move; moves are {_KINDS}")
+    if head in _SIMPLE and head != "take":
+        raise NotationError(f"bad move {excerpt(text)}: {head} takes no cards")
+    if not arg:
+        raise NotationError(f"bad move {excerpt(text)}: no cards after the colon")
     if head == "take":
         return Take(_cards_arg(arg, text))
     if head == "meld":
@@ -267,7 +277,9 @@ def parse_move(text: str | Move) -> Move:
         if not plus or not (target == "*" or (len(target) == 1 and target in RANKS)):
             raise NotationError(f"bad move {excerpt(text)}: expected add:RANK+CARDS")
         return LayOff(target, _cards_arg(rest, text))
-    raise NotationError(f"bad move {excerpt(text)}: unknown kind {excerpt(head)}")
+    raise NotationError(
+        f"bad move {excerpt(text)}: unknown kind {excerpt(head)}; moves are {_KINDS}"
+    )
 
 
 class Moves(tuple[Move, ...]):

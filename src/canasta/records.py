@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 #: Tags written first, in this order; other tags follow in the order given.
-TAG_ORDER = (
+_TAG_ORDER = (
     "Game",
     "Variant",
     "Seed",
@@ -942,7 +942,9 @@ def dumps(
     if isinstance(obj, Record):
         ordered = list(header)  # as written, added tags last
     else:
-        ordered = [k for k in TAG_ORDER if k in header] + [k for k in header if k not in TAG_ORDER]
+        ordered = [k for k in _TAG_ORDER if k in header] + [
+            k for k in header if k not in _TAG_ORDER
+        ]
     out = [f'[{key} "{_escape(header[key])}"]' for key in ordered]
     out.append("")
     out += body

@@ -225,8 +225,10 @@ def _play_moves(st: Table) -> list[Move]:
         add_options(False, WILD_RANK, 0)
     on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
-        if rank in on_table:
-            add_options(True, rank, 0 if rank == WILD_RANK else counts[rank])
+        # A lay-off needs a card: a natural of the rank or a wild card.
+        naturals = 0 if rank == WILD_RANK else counts[rank]
+        if rank in on_table and (naturals or held):
+            add_options(True, rank, naturals)
     return moves
 
 

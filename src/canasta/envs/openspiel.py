@@ -41,7 +41,7 @@ from canasta.variants.base import Variant
 
 from . import _resolve
 
-__all__ = ["SHORT_NAME", "CanastaGame", "CanastaObserver", "CanastaState"]
+__all__ = ["CHANCE_MODES", "SHORT_NAME", "CanastaGame", "CanastaObserver", "CanastaState"]
 
 SHORT_NAME = "canasta_lib"
 #: The values of the parameter ``chance``: chance picks each stock card when it is drawn
