@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from canasta._input import json_excerpt
+from canasta._rules.facts import hand_counts
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision
 from canasta._rules.transitions import commit
@@ -524,10 +525,7 @@ def _check_held_threes(
 
 
 def _check_special(variant: Variant, special: Any, hand: tuple[int, ...]) -> None:
-    counts = [0] * 14
-    for code in hand:
-        counts[code >> 2] += 1
-    shown = variant.special_hand(counts)
+    shown = variant.special_hand(hand_counts(hand))
     if shown is None or shown[0] != special:
         raise _fail(
             f"special_hand: the hand of the seat that went out is not the special hand "
