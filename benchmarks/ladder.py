@@ -4,6 +4,8 @@ seeded duplicate deals of classic and Modern American, in two processes.
 It runs ``canasta ladder`` with these defaults; any option given here replaces the
 matching default (``python benchmarks/ladder.py --pairs 200 --bots greedy,search:0.5s``).
 The figures in docs/bots.md come from this script; its ``--out`` file holds every deal.
+It enters the reference GreedyBot of `reference.REFERENCE` as ``greedy@COMMIT`` (see
+``benchmarks/reference.py``), so the ladder measures against a GreedyBot that stays put.
 
 Usage: ``python benchmarks/ladder.py [canasta ladder options]``
 """
@@ -13,11 +15,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from reference import load
+
 from canasta.cli import main as canasta
+
+# At import, not in main(): the ladder's worker processes need the name as well.
+REFERENCE = load()
 
 #: The options of ``canasta ladder`` this benchmark sets unless given.
 DEFAULTS = {
-    "--bots": "random,quick,greedy,search:2",
+    "--bots": f"random,quick,{REFERENCE},greedy,search:2",
     "--pairs": "10",
     "--jobs": "2",
     "--out": "ladder.json",

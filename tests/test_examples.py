@@ -6,6 +6,7 @@ test run (the project's virtual environment), from a temporary working directory
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,8 @@ def run(script: str, *args: str, cwd: Path, expect: int = 0) -> str:
         capture_output=True,
         text=True,
         timeout=300,
+        # Fixed hashing: an example's output (set and dict order) is the same every run.
+        env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     assert done.returncode == expect, (
         f"examples/{script} {' '.join(args)} exited with {done.returncode}\n"

@@ -11,13 +11,24 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from canasta.cards import JOKER_RANK, THREE, TWO
 from canasta.deal import full_deck
 from canasta.errors import PositionError
+from canasta.moves import Answer
 from canasta.observation import Observation
 from canasta.state import GameState
-from canasta.table import evolve
+from canasta.table import CANASTA_SIZE, evolve
 
 __all__ = ["sample_state"]
+
+
+#: Deals tried for an observation in which a hidden hand must be able to go out (a seat
+#: that asked partner, or melded black threes) before giving up, and how many of them are
+#: dealt at random before the hand is built to go out.
+_TRIES = 400
+_RANDOM_TRIES = 40
+#: How often a hand built to go out puts a wild card into a group.
+_WILD_SHARE = 0.25
 
 
 def sample_state(observation: Observation, rng: random.Random | None = None) -> GameState:
@@ -25,8 +36,11 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
 
     The cards the seat has not seen are shuffled and dealt to the other hands (after the
     cards known to be there) and to the stock, each with its observed size. Threes that the
-    variant lays face up are never dealt into a hand. The result gives an observation equal
-    to ``observation`` for the same seat, with the same history.
+    variant lays face up are never dealt into a hand. A player who asked partner (or melded
+    black threes) this turn could go out, so such a hidden hand is dealt again until it can:
+    the player to move always has a legal move, and after a pending question a "yes" can
+    be honoured. The result gives an observation equal to ``observation`` for the same
+    seat, with the same history.
 
     Args:
         observation: an observation made by `canasta.GameState.observe`.
@@ -36,13 +50,33 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
         A `GameState`.
 
     Raises:
-        PositionError: the observation cannot be completed (it is inconsistent).
+        PositionError: the observation cannot be completed (it is inconsistent, or no
+            deal of the unseen cards lets the hidden player go out as it must).
     """
     rng = rng if rng is not None else random.Random()
-    obs = observation
-    variant = obs.variant
-    laid_out = variant.laid_out_threes
-    template = obs._template
+    unseen = _unseen(observation)
+    player = _bound_to_go_out(observation)
+    if player is None:
+        return _deal(observation, unseen, rng, {})
+    for attempt in range(_TRIES):
+        cards = list(unseen)
+        # Dealt at random first; a large hand rarely goes out that way, so later tries
+        # build it from groups of the unseen cards (a hand that can go out, though not
+        # drawn with the odds of a random one).
+        fixed = {} if attempt < _RANDOM_TRIES else _going_out_hand(observation, player, cards, rng)
+        if fixed is None:
+            continue
+        state = _deal(observation, cards, rng, fixed)
+        if _goes_on(state):
+            return state
+    raise PositionError(
+        f"cannot complete the observation: no deal of the unseen cards lets seat {player} "
+        "go out as it must"
+    )
+
+
+def _unseen(obs: Observation) -> list[int]:
+    """The cards ``obs``'s seat has not seen (hidden hands and the stock), in deck order."""
     used: list[int] = [c.code for c in obs.hand]
     used += [c for side in obs.melds for m in side for c in m.codes]
     used += [c.code for side in obs.threes for c in side]
@@ -51,11 +85,98 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
     for seat, known_cards in enumerate(obs.known):
         if seat != obs.seat:
             used += [c.code for c in known_cards]
-    left = Counter(full_deck(variant))
+    left = Counter(full_deck(obs.variant))
     left.subtract(used)
     if any(n < 0 for n in left.values()):
         raise PositionError("observation uses more cards than the variant's decks hold")
-    cards = list(left.elements())
+    return list(left.elements())
+
+
+def _bound_to_go_out(obs: Observation) -> int | None:
+    """The seat whose hidden hand must be able to go out this turn, because it asked
+    partner (the question pending, or answered yes) or melded black threes; else None."""
+    if obs.to_move is None or obs.is_over:
+        return None
+    player = obs.to_move
+    if obs.phase == "answer":
+        # The question goes to the next seat of the asker's side.
+        player = (obs.to_move - obs.variant.sides) % obs.players
+    elif not obs.turn.must_go_out:
+        return None
+    return player if player != obs.seat else None
+
+
+def _going_out_hand(
+    obs: Observation, player: int, cards: list[int], rng: random.Random
+) -> dict[int, tuple[int, ...]] | None:
+    """A hand for ``player`` that may go out, its new cards taken out of the unseen
+    ``cards``: the cards known to be there, groups of three of a rank, cards of the ranks
+    its side has melded or the hand groups, wild cards among them, and one card to
+    discard. None when the unseen cards do not give one this way."""
+    rng.shuffle(cards)
+    size = obs.hand_sizes[player]
+    known = [c.code for c in obs.known[player]]
+    by_rank: dict[int, list[int]] = {}
+    for code in cards:
+        if code >> 2 != THREE:
+            by_rank.setdefault(code >> 2, []).append(code)
+    wilds = by_rank.pop(TWO, []) + by_rank.pop(JOKER_RANK, [])
+    melds = obs.melds[obs.variant.side_of(player)]
+    layable = {m.rank for m in melds} | {code >> 2 for code in known}
+    chosen: list[int] = []
+    # Going out needs the variant's canastas: the side's biggest melds are completed,
+    # then new ones made, of naturals first.
+    need = obs.variant.canastas_to_go_out - sum(1 for m in melds if m.is_canasta)
+    growing = sorted((m for m in melds if not m.is_canasta), key=lambda m: -m.size)
+    targets = [(m.rank, CANASTA_SIZE - m.size) for m in growing if m.rank in by_rank]
+    targets += [(r, CANASTA_SIZE) for r, left in by_rank.items() if len(left) >= 4]
+    for rank, missing in targets[: max(need, 0)]:
+        naturals = by_rank[rank][:missing]
+        del by_rank[rank][:missing]
+        chosen += naturals + [wilds.pop() for _ in range(missing - len(naturals)) if wilds]
+        layable.add(rank)
+    while len(known) + len(chosen) < size - 1:
+        ranks = [r for r, left in by_rank.items() if left and (r in layable or len(left) >= 3)]
+        if not ranks:
+            return None
+        rank = rng.choice(ranks)
+        count = 1 if rank in layable else 3
+        if wilds and rng.random() < _WILD_SHARE:
+            chosen.append(wilds.pop())  # a wild card joins the group or the meld
+            count -= 1
+        chosen += by_rank[rank][:count]
+        del by_rank[rank][:count]
+        layable.add(rank)
+    chosen = chosen[: max(0, size - 1 - len(known))]
+    left = Counter(cards)
+    left.subtract(chosen)
+    laid_out = obs.variant.laid_out_threes
+    discard = next((c for c in left.elements() if c not in laid_out), None)
+    if discard is None:
+        return None
+    chosen.append(discard)
+    left.subtract([discard])
+    cards[:] = list(left.elements())
+    return {player: tuple(sorted(known + chosen))}
+
+
+def _goes_on(state: GameState) -> bool:
+    """The player to move has a legal move, and after a pending question, so has the
+    asker once partner says yes."""
+    # Spec §2.11 [LIB]: a player may ask only with a way to go out, so "yes" can be kept.
+    if state.phase == "answer":
+        state = state.apply(Answer(True))
+    return bool(state.legal_moves())
+
+
+def _deal(
+    obs: Observation, cards: list[int], rng: random.Random, fixed: dict[int, tuple[int, ...]]
+) -> GameState:
+    """``cards`` (the unseen ones) shuffled and dealt to the hidden hands (but those of
+    ``fixed``, dealt already) and the stock."""
+    variant = obs.variant
+    laid_out = variant.laid_out_threes
+    template = obs._template
     rng.shuffle(cards)
 
     def take(count: int, allowed: Callable[[int], bool], what: str) -> list[int]:
@@ -80,6 +201,9 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
             hands.append(template.hands[seat])
+            continue
+        if seat in fixed:
+            hands.append(fixed[seat])
             continue
         known = [c.code for c in obs.known[seat]]
         allowed = (lambda c: True) if may_hold_threes(seat) else (lambda c: c not in laid_out)

@@ -11,14 +11,13 @@ more than their noise.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 import statistics
 import time
 from collections.abc import Sequence
 
-from canasta.bots.base import NoLegalMoveError, choices
+from canasta.bots.base import choices
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.sampling import margin
 from canasta.errors import ArgumentError
@@ -123,10 +122,7 @@ class SearchBot:
                 world = sample_state(obs, self.rng)
             except ValueError:
                 break  # an observation sample_state cannot complete (see GreedyBot)
-            # A sampled deal may contradict what the play so far implies (a partner who
-            # asked to go out dealt a hand that cannot): it is left out.
-            with contextlib.suppress(NoLegalMoveError):
-                rows.append([self._play_out(world.apply(move), obs.side) for move in candidates])
+            rows.append([self._play_out(world.apply(move), obs.side) for move in candidates])
             if deadline is None:
                 if tries >= deals:
                     break
