@@ -38,6 +38,7 @@ MAC_LABELS = frozenset(
         "melded cards",
         "cards in hand",
         "aces and sevens held",
+        "special hand",
     }
 )
 

@@ -12,7 +12,8 @@ Only the public API is used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 from hypothesis import strategies as st
@@ -39,7 +40,7 @@ def seeds() -> st.SearchStrategy[int]:
 class Played:
     """A seeded deal and the moves played on it; ``state`` is where they lead."""
 
-    variant: str
+    variant: str | Mapping[str, Any]
     seed: int
     moves: tuple[canasta.Move, ...]
     state: canasta.GameState
@@ -50,7 +51,9 @@ class Played:
 
 
 @st.composite
-def played(draw: st.DrawFn, variant: str | None = None, max_plies: int = 300) -> Played:
+def played(
+    draw: st.DrawFn, variant: str | Mapping[str, Any] | None = None, max_plies: int = 300
+) -> Played:
     """A deal of ``variant`` (default: any) after up to ``max_plies`` random legal moves.
 
     Each move is drawn by Hypothesis as an index into ``legal_moves()``, so examples shrink

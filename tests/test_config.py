@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import canasta
 from canasta import UnknownVariantError, VariantError, variants
 from canasta.variants import OptionSpec, Variant
+from canasta.variants.modern import NOT_PLAYED
 
 # -- strategies ---------------------------------------------------------------------------
 
@@ -48,6 +49,10 @@ def values(spec: OptionSpec, variant: Variant) -> st.SearchStrategy[Any]:
                 st.integers(0, 500), min_size=1 + len(fr[1]), max_size=1 + len(fr[1])
             ).map(lambda mins: [[t, m] for t, m in zip([fr[0], *fr[1]], mins, strict=True)])
         )
+    if spec.kind == "values":
+        # Hands of both special-hand sets (D34), so the set may be drawn freely.
+        hands = st.sampled_from(["pairs", "straight", "garbage"])
+        return st.dictionaries(hands, st.integers(0, 10_000), max_size=3)
     assert spec.kind == "ints", spec
     return st.lists(st.integers(0, 5000), min_size=1, max_size=9)
 
@@ -78,6 +83,12 @@ def valid_configs(draw: st.DrawFn) -> dict[str, Any]:
                 options[key] = fixed
         if "max_wilds_per_meld" in options:
             options["max_wilds_per_meld"] = draw(st.integers(0, 2))
+        # H7: a three is held only for the straight, a special hand.
+        if final("mac_hold_three") and not final("mac_special_hands"):
+            options["mac_special_hands"] = True
+        # The club features the engine does not play yet are refused (tested below).
+        for key in NOT_PLAYED:
+            options.pop(key, None)
     # The hands, the upcard and one card to draw come out of the decks.
     most = (final("decks") * 54 - 1 - int(preset.starts_with_upcard)) // final("players")
     if "hand_size" in options or final("hand_size") > most:
@@ -99,7 +110,15 @@ def alias_of(name: str) -> list[str]:
 
 def toml_text(config: dict[str, Any]) -> str:
     """A flat config as TOML: JSON's numbers, strings, booleans and arrays are TOML too."""
-    return "".join(f"{key} = {json.dumps(value)}\n" for key, value in config.items())
+    return "".join(f"{key} = {toml_value(value)}\n" for key, value in config.items())
+
+
+def toml_value(value: Any) -> str:
+    """JSON's numbers, strings, booleans and arrays are TOML too; a mapping is an inline
+    table."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
 
 
 # -- round trips --------------------------------------------------------------------------
@@ -131,9 +150,14 @@ def test_random_valid_options_round_trip(config: dict[str, Any]) -> None:
     # Only options that differ from the preset are written, and each as it was given.
     preset = variants.get(v.name)
     for key, value in written.items():
-        if key != "variant":
+        if key == "mac_hold_three" and v.holds_three != v.has_special_hands:
+            assert value == config[key]  # H7: written as it does not follow special hands
+        elif key != "variant":
             assert getattr(v, key) != getattr(preset, key)
-            assert json.loads(json.dumps(config[key])) == value
+            if key == "mac_hold_three" and key not in config:
+                assert value == config["mac_special_hands"]  # H7: it follows special hands
+            else:
+                assert json.loads(json.dumps(config[key])) == value
 
 
 @st.composite
@@ -350,14 +374,13 @@ def test_name_cannot_be_set_as_an_option() -> None:
         variants.get("classic").with_options({"name": "house"})
 
 
-@pytest.mark.parametrize(
-    "flag", ["mac_special_hands", "mac_talons", "mac_turn_card", "mac_covered_last_discard"]
-)
-@pytest.mark.parametrize("value", [True, False])
-def test_unsupported_mac_flags_are_refused_clearly(flag: str, value: bool) -> None:
-    """Spec §3.5.11: flags of features the library does not model are refused as such."""
+@pytest.mark.parametrize("flag", NOT_PLAYED)
+def test_club_features_not_played_yet_are_refused_clearly(flag: str) -> None:
+    """Spec §3.5.11: switching on a club feature the engine does not play is refused as
+    such; leaving it off is accepted."""
     with pytest.raises(VariantError, match=rf"'{flag}'.*not supported"):
-        variants.from_config({"variant": "mac", flag: value})
+        variants.from_config({"variant": "mac", flag: True})
+    assert not getattr(variants.from_config({"variant": "mac", flag: False}), flag)
 
 
 @pytest.mark.parametrize(

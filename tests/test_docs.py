@@ -221,7 +221,7 @@ def fmt(value: Any) -> str:
     """An option value as the pages write it (TOML-like)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, tuple):
+    if isinstance(value, list | tuple | dict):
         return json.dumps(json.loads(json.dumps(value)), separators=(", ", ": "))
     return str(value)
 
@@ -238,6 +238,8 @@ def values_text(spec: OptionSpec) -> str:
         return f"integer {spec.low} to {spec.high}"
     if spec.kind == "table":
         return "[score, minimum] pairs"
+    if spec.kind == "values":
+        return "mapping of hand names to points"
     return "list of integers ≥ 0"
 
 
@@ -310,7 +312,8 @@ def test_options_table_matches_registry(page: Path) -> None:
         specs = variant.option_specs()
         for field, row in rows.items():
             shown = _untick(row[index])
-            assert shown == fmt(getattr(variant, field)), f"{page.name}: {name}.{field}"
+            written = variant.to_config(full=True)[field]
+            assert shown == fmt(written), f"{page.name}: {name}.{field}"
             assert row[values_col] == values_text(specs[field]), f"{page.name}: {field} values"
 
 
@@ -518,7 +521,7 @@ def render_options(names: list[str]) -> str:
     out = ["| Option | Values | " + " | ".join(f"`{n}`" for n in names) + " | Spec |"]
     out.append("|---" * (len(names) + 3) + "|")
     for field, spec in variants[0].option_specs().items():
-        cells = " | ".join(f"`{fmt(getattr(v, field))}`" for v in variants)
+        cells = " | ".join(f"`{fmt(v.to_config(full=True)[field])}`" for v in variants)
         out.append(f"| `{field}` | {values_text(spec)} | {cells} | |")
     return "\n".join(out)
 

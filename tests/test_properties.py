@@ -1,6 +1,7 @@
 """Property tests: invariants of every registered variant on states reached by random play.
 
-Each test runs once per variant of ``canasta.variants.names()`` on states that Hypothesis
+Each test runs once per variant of ``canasta.variants.names()`` (and Modern American with
+special hands and a held three, as a config) on states that Hypothesis
 reaches by random legal moves (see ``strategies.played``). The checks are written here
 directly from api.md (not through :mod:`canasta.testing`), so they are a second,
 independent implementation of the conformance checks.
@@ -23,7 +24,12 @@ from hypothesis import strategies as st
 import canasta
 from strategies import Played, move_texts, played, seeds
 
-NAMES = canasta.variants.names()
+#: A variant as the tests name it: registered, or a config.
+Variant = str | dict[str, Any]
+
+#: Modern American with special hands (and so a held three): club features no preset has.
+SPECIAL_HANDS: dict[str, Any] = {"variant": "modern-american", "mac_special_hands": True}
+NAMES: list[Variant] = [*canasta.variants.names(), SPECIAL_HANDS]
 
 PROPERTIES = settings(
     derandomize=True,
@@ -35,7 +41,9 @@ PROPERTIES = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-by_variant = pytest.mark.parametrize("name", NAMES)
+by_variant = pytest.mark.parametrize(
+    "name", NAMES, ids=lambda v: v if isinstance(v, str) else "modern-american-special-hands"
+)
 
 
 def _bag(text: str) -> Counter[str]:
@@ -68,7 +76,7 @@ def _suit_free(move: canasta.Move) -> bool:
 @by_variant
 @PROPERTIES
 @given(data=st.data())
-def test_every_card_is_in_exactly_one_place(name: str, data: st.DataObject) -> None:
+def test_every_card_is_in_exactly_one_place(name: Variant, data: st.DataObject) -> None:
     game = data.draw(played(name))
     state = game.state
     assert _cards_of_position(state.to_dict()) == _deck(state.variant)
@@ -77,7 +85,7 @@ def test_every_card_is_in_exactly_one_place(name: str, data: st.DataObject) -> N
 @by_variant
 @PROPERTIES
 @given(data=st.data())
-def test_every_listed_move_is_legal_and_applies(name: str, data: st.DataObject) -> None:
+def test_every_listed_move_is_legal_and_applies(name: Variant, data: st.DataObject) -> None:
     game = data.draw(played(name))
     state = game.state
     before = state.to_dict()
@@ -99,7 +107,7 @@ def test_every_listed_move_is_legal_and_applies(name: str, data: st.DataObject) 
 @by_variant
 @PROPERTIES
 @given(data=st.data())
-def test_unlisted_moves_are_rejected_without_change(name: str, data: st.DataObject) -> None:
+def test_unlisted_moves_are_rejected_without_change(name: Variant, data: st.DataObject) -> None:
     game = data.draw(played(name))
     state = game.state
     before = state.to_dict()
@@ -121,7 +129,7 @@ def test_unlisted_moves_are_rejected_without_change(name: str, data: st.DataObje
 @by_variant
 @PROPERTIES
 @given(data=st.data())
-def test_position_format_round_trips(name: str, data: st.DataObject) -> None:
+def test_position_format_round_trips(name: Variant, data: st.DataObject) -> None:
     game = data.draw(played(name))
     state = game.state
     as_dict = state.to_dict()
@@ -139,7 +147,7 @@ def test_position_format_round_trips(name: str, data: st.DataObject) -> None:
 @by_variant
 @PROPERTIES
 @given(data=st.data())
-def test_outcome_only_when_over(name: str, data: st.DataObject) -> None:
+def test_outcome_only_when_over(name: Variant, data: st.DataObject) -> None:
     game = data.draw(played(name))
     state = game.state
     assert (state.outcome() is None) == (not state.is_over)
@@ -147,7 +155,7 @@ def test_outcome_only_when_over(name: str, data: st.DataObject) -> None:
     assert state.phase in ("draw", "play", "answer", "over")
 
 
-def _play_out(name: str, seed: int, limit: int = 20000) -> Played:
+def _play_out(name: Variant, seed: int, limit: int = 20000) -> Played:
     rng = random.Random(seed)
     state = canasta.new_game(name, seed=seed)
     moves: list[canasta.Move] = []
@@ -161,7 +169,7 @@ def _play_out(name: str, seed: int, limit: int = 20000) -> Played:
 @by_variant
 @PROPERTIES
 @given(seed=seeds())
-def test_deals_end_and_score_in_fives(name: str, seed: int) -> None:
+def test_deals_end_and_score_in_fives(name: Variant, seed: int) -> None:
     game = _play_out(name, seed)
     state = game.state
     assert state.is_over, f"{game!r} has not ended after {len(game.moves)} plies"

@@ -76,7 +76,7 @@ PENDING = {
     ("canasta.rl.tensor", "TURN_FIELDS"),
     # branch club (issue 15): the Modern American variant and the presets
     ("canasta.variants.modern", "MAC_MINIMUMS"),
-    ("canasta.variants.modern", "UNSUPPORTED"),
+    ("canasta.variants.modern", "NOT_PLAYED"),
     *(
         ("canasta.variants.presets", name)
         for name in (

@@ -26,6 +26,11 @@ def test_every_registered_variant_conforms(name: str) -> None:
     check_variant(name, deals=2, seed=100)
 
 
+def test_modern_american_with_special_hands_conforms() -> None:
+    # Club features no preset has yet: special hands and the held three.
+    check_variant({"variant": "modern-american", "mac_special_hands": True}, deals=2, seed=100)
+
+
 def test_variant_objects_and_configs_are_accepted() -> None:
     check_variant(canasta.variants.get("classic", target_score=3000), deals=1, seed=7)
     check_variant({"variant": "classic-2p"}, deals=1, seed=8)

@@ -68,6 +68,9 @@ class IllegalReason(enum.Enum):
     NO_DISCARD = "no discard is allowed this turn"
     END_NOT_ALLOWED = "the deal cannot end here"
     PICKUP_FORCED = "the pile must be taken"
+    NO_SPECIAL_HAND = "the hand is not a special hand"
+    SPECIAL_NOT_ALLOWED = "a special hand may not be shown now"
+    NO_HELD_THREE = "the player holds no three to lay out"
 
 
 class IllegalMoveError(CanastaError):

@@ -27,6 +27,7 @@ from canasta.errors import IllegalMoveError, IllegalReason, ReplayError
 from canasta.moves import Move, flatten_moves, parse_move
 from canasta.scoring import Outcome
 from canasta.state import GameState
+from canasta.variants._special_hands import GAME_WINNING
 from canasta.variants.base import Variant
 
 __all__ = ["Deal", "Match", "deal_seed", "decide_winner"]
@@ -202,6 +203,8 @@ class Match:
         scores = tuple(a + b for a, b in zip(self.scores, outcome.scores, strict=True))
         deals = (*self.deals, deal)
         winner = decide_winner(self.variant, scores)
+        if outcome.special_hand in GAME_WINNING and outcome.went_out is not None:
+            winner = self.variant.side_of(outcome.went_out)  # SH6: a dream hand wins
         if winner is not None:
             return attrs.evolve(
                 self, state=final, deals=deals, scores=scores, winner=winner, is_over=True

@@ -1,10 +1,11 @@
 """Moves and their notation.
 
 A move is one token without spaces: ``draw``, ``take:KK``, ``meld:KKK2``, ``add:K+2``,
-``discard:7H``, ``ask``, ``yes``, ``no``, ``end``. Cards in a move may be exact cards
-(``KH``) or rank patterns (``K``: any card of that rank from hand). Cards are kept in
-canonical order (naturals A, 3..K, then 2, then the joker; suits S H D C) so that equal
-plays compare equal and ``parse_move(str(m)) == m``.
+``discard:7H``, ``ask``, ``yes``, ``no``, ``end``, and in Modern American with the club
+features ``special`` (show a special hand) and ``expose:3`` (lay out the held three). Cards
+in a move may be exact cards (``KH``) or rank patterns (``K``: any card of that rank from
+hand). Cards are kept in canonical order (naturals A, 3..K, then 2, then the joker; suits
+S H D C) so that equal plays compare equal and ``parse_move(str(m)) == m``.
 """
 # api.md §3.
 
@@ -178,7 +179,32 @@ class End(Move):
     kind: ClassVar[str] = "end"
 
 
+@attrs.frozen(repr=False)
+class Special(Move):
+    """Show a special hand: the whole hand goes down at once and the deal ends (Modern
+    American with special hands)."""
+
+    kind: ClassVar[str] = "special"
+
+
+def _check_three(_move: Expose, _attribute: attrs.Attribute[Card], card: object) -> None:
+    if type(card) is not Card or card.rank != "3":
+        raise NotationError(f"expose holds one three (3 or 3C), got {excerpt(card)}")
+
+
+@attrs.frozen(repr=False)
+class Expose(Move):
+    """Lay the held three face up and draw a replacement (``expose:3``, ``expose:3C``)."""
+
+    kind: ClassVar[str] = "expose"
+    card: Card = attrs.field(validator=_check_three)
+
+    def __str__(self) -> str:
+        return f"expose:{self.card}"
+
+
 DRAW, ASK, YES, NO, END, TAKE_LAYOFF = Draw(), Ask(), Answer(True), Answer(False), End(), Take()
+SPECIAL = Special()
 _SIMPLE: dict[str, Move] = {
     "draw": DRAW,
     "ask": ASK,
@@ -186,6 +212,7 @@ _SIMPLE: dict[str, Move] = {
     "no": NO,
     "end": END,
     "take": TAKE_LAYOFF,
+    "special": SPECIAL,
 }
 
 
@@ -235,6 +262,11 @@ def parse_move(text: str | Move) -> Move:
         if len(cards) != 1:
             raise NotationError(f"bad move {excerpt(text)}: discard takes exactly one card")
         return Discard(cards[0])
+    if head == "expose":
+        cards = _cards_arg(arg, text)
+        if len(cards) != 1 or cards[0].rank != "3":
+            raise NotationError(f"bad move {excerpt(text)}: expose takes one three (3 or 3C)")
+        return Expose(cards[0])
     if head == "add":
         target, plus, rest = arg.partition("+")
         target = target.upper()

@@ -37,6 +37,7 @@ from canasta.table import (
     Event,
     Meld,
     Memory,
+    Note,
     Step,
     Table,
     Turn,
@@ -48,7 +49,7 @@ from canasta.variants.base import Variant
 if TYPE_CHECKING:
     from canasta.state import GameState
 
-__all__ = ["Observation", "PublicEvent", "observe"]
+__all__ = ["Note", "Observation", "PublicEvent", "observe"]
 
 #: The public event of a move (the name observations used before events showed cards).
 PublicEvent = Event
@@ -102,6 +103,7 @@ class Observation:
             up or turned up at the deal).
         history: the public history of the deal since it was dealt or read (not
             compared).
+        special_hand: Modern American: the special hand shown to end the deal, or None.
     """
 
     # api.md §5; spec §2.10 (melded_seats), §2.7 (frozen); D26 (asked).
@@ -136,6 +138,7 @@ class Observation:
     _template: Table = attrs.field(eq=False, repr=False, alias="template")
     _memory: Memory = attrs.field(eq=False, repr=False, alias="memory")
     _log: Step | None = attrs.field(eq=False, repr=False, alias="log")
+    special_hand: str | None = None
 
     @cached_property
     def history(self) -> tuple[Event, ...]:
@@ -237,6 +240,8 @@ class Observation:
         if self.phase == OVER:
             data["went_out"] = self.went_out
             data["concealed"] = self.concealed
+        if self.special_hand is not None:
+            data["special_hand"] = self.special_hand
         return data
 
 
@@ -300,6 +305,7 @@ def _build(
         template=evolve(table, hands=hidden_hands, stock=()),
         memory=memory,
         log=log,
+        special_hand=table.special,
     )
 
 

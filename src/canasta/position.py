@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from canasta._input import json_excerpt
+from canasta._rules.facts import hand_counts
 from canasta._rules.generate import legal_moves
 from canasta._rules.legality import Decision
 from canasta._rules.transitions import commit
@@ -68,6 +69,9 @@ _KEYS = {
     "concealed",
     "opened",
     "lone",
+    "special_hand",
+    "courtesy",
+    "last_three",
     "known",
     "discarded",
 }
@@ -132,6 +136,12 @@ def to_dict(st: Table, memory: Memory) -> dict[str, Any]:
         data["turn"] = entry
     if st.lone is not None:
         data["lone"] = st.lone
+    if st.courtesy is not None:
+        data["courtesy"] = st.courtesy
+    if st.last_three is not None:
+        data["last_three"] = st.last_three
+    if st.special is not None:
+        data["special_hand"] = st.special
     if st.phase == OVER:
         data["went_out"] = st.went_out
         data["concealed"] = st.concealed
@@ -327,8 +337,11 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         # Spec §2.6, §3.5.2: such threes never stay in a hand during play (with
         # red_three_declare=first_turn, a seat that has not played yet may still hold them).
         for seat, hand in enumerate(hands):
-            if (seat == to_move or variant.declares_threes_at_deal) and any(
-                c in variant.laid_out_threes for c in hand
+            held = any(c in variant.laid_out_threes for c in hand)
+            if (
+                held
+                and not variant.holds_three
+                and (seat == to_move or variant.declares_threes_at_deal)
             ):
                 raise _fail(f"hands[{seat}] holds a three that must be laid face up")
     pile = _cards(data.get("pile", ""), "pile")
@@ -415,13 +428,35 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
             raise _fail(
                 f"opened must hold true or false per side, got {json_excerpt(data['opened'])}"
             )
+    if variant.holds_three and phase != OVER:
+        _check_held_threes(variant, hands, opened, to_move, phase)
     went_out = data.get("went_out")
+    special = data.get("special_hand")
     if went_out is not None:
         if phase != OVER:
             raise _fail("went_out is only allowed when the phase is over")
         went_out = _int(went_out, "went_out", 0, players - 1)
-        if hands[went_out]:
+        if special is not None:
+            _check_special(variant, special, hands[went_out])
+        elif hands[went_out]:
             raise _fail(f"seat {went_out} went out but still holds cards")
+    elif special is not None:
+        raise _fail("special_hand needs went_out: the seat that showed it")
+    courtesy = data.get("courtesy")
+    if courtesy is not None:
+        if not variant.special_hand_courtesy:
+            raise _fail("courtesy is only allowed where mac_special_hand_courtesy is on")
+        courtesy = _int(courtesy, "courtesy", 0, players - 1)
+        if not opened[variant.side_of(courtesy)]:
+            raise _fail("courtesy: the seat's side has not opened, so no courtesy is due")
+    last_three = data.get("last_three")
+    if last_three is not None:
+        last_three = _int(last_three, "last_three", 0, players - 1)
+        if phase != OVER or stock or not any(c >> 2 == THREE for c in hands[last_three]):
+            raise _fail(
+                "last_three: the seat must hold a three drawn as the last stock card, in a "
+                "deal that is over"
+            )
     concealed = data.get("concealed", False)
     if type(concealed) is not bool:
         raise _fail(f"concealed must be true or false, got {json_excerpt(concealed)}")
@@ -451,6 +486,9 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         went_out=went_out,
         concealed=concealed,
         lone=lone,
+        special=special,
+        courtesy=courtesy,
+        last_three=last_three,
     )
     _check_opening_melds(table)
     if phase != OVER and not legal_moves(table):
@@ -466,6 +504,33 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
             if not legal_moves(commit(table, Decision(answer, (), None))):
                 raise _fail(f"phase answer: the seat that asked could not play on after {answer}")
     return table, _memory(data, hands)
+
+
+def _check_held_threes(
+    variant: Variant,
+    hands: tuple[tuple[int, ...], ...],
+    opened: tuple[bool, ...],
+    to_move: int | None,
+    phase: str,
+) -> None:
+    """One three at most stays in a hand, only while the side has not opened or until
+    the holder's next turn (it goes down before the draw)."""
+    # Spec §3.5.11.4 H1, H3.
+    for seat, hand in enumerate(hands):
+        held = sum(1 for c in hand if c in variant.laid_out_threes)
+        if held > 1:
+            raise _fail(f"hands[{seat}] holds {held} threes; a player may hold one")
+        if held and opened[variant.side_of(seat)] and seat == to_move and phase == DRAW:
+            raise _fail(f"hands[{seat}] holds a three, but its side has opened")
+
+
+def _check_special(variant: Variant, special: Any, hand: tuple[int, ...]) -> None:
+    shown = variant.special_hand(hand_counts(hand))
+    if shown is None or shown[0] != special:
+        raise _fail(
+            f"special_hand: the hand of the seat that went out is not the special hand "
+            f"{json_excerpt(special)}"
+        )
 
 
 def _check_opening_melds(table: Table) -> None:

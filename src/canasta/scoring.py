@@ -25,6 +25,8 @@ class Outcome:
     #: the seat that went out, or None
     went_out: int | None
     concealed: bool
+    #: Modern American: the special hand shown to end the deal (spec §3.5.11.3), or None
+    special_hand: str | None = None
 
     def lines(self, side: int) -> dict[str, int]:
         """A side's rows as a mapping from label to points."""
@@ -39,4 +41,5 @@ def score_deal(table: Table) -> Outcome:
         breakdown=breakdown,
         went_out=table.went_out,
         concealed=table.concealed,
+        special_hand=table.special,
     )

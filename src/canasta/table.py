@@ -18,7 +18,7 @@ from canasta.moves import Move
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
 
-__all__ = ["Event", "Group", "Meld", "ScoreLine", "Turn"]
+__all__ = ["Event", "Group", "Meld", "Note", "ScoreLine", "Turn"]
 
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
@@ -198,6 +198,13 @@ class Table:
     concealed: bool = False
     #: 3-player cutthroat (spec §3.3): the lone hand, once the pile has been taken
     lone: int | None = None
+    #: Modern American (spec §3.5.11.3): the special hand shown, which ended the deal
+    special: str | None = None
+    #: Modern American courtesy (D36): the seat that may still show a special hand this
+    #: turn although partner has opened
+    courtesy: int | None = None
+    #: the seat that drew a three as the last stock card (it counts 5, spec §3.5.2)
+    last_three: int | None = None
     #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
@@ -230,6 +237,21 @@ class Memory(NamedTuple):
     discarded: tuple[tuple[int, ...], ...]
 
 
+class Note(NamedTuple):
+    """Something that happened of itself during a move, at another seat than the mover's
+    (Modern American club features): ``kind`` ``"three"`` is a held three laid face up
+    for ``seat``'s side as the seat's turn began."""
+
+    # Spec §3.5.11.4 H3.
+
+    kind: str
+    seat: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return " ".join((self.kind, str(self.seat), *map(str, self.cards)))
+
+
 @attrs.frozen
 class Event:
     """One move of a deal as the whole table saw it.
@@ -238,9 +260,11 @@ class Event:
         seat: the seat that made the move.
         move: the move as played (rank patterns are kept as written).
         cards: the exact cards the move took from the hand (melded, laid off or
-            discarded); empty for a draw, whose cards nobody else sees.
+            discarded, or the special hand shown); empty for a draw, whose cards nobody
+            else sees.
         taken: the pile (bottom to top) when the move took it, else empty.
         threes: threes laid face up for the mover's side during the move.
+        notes: what happened of itself at other seats during the move (`Note`).
     """
 
     seat: int
@@ -248,16 +272,21 @@ class Event:
     cards: tuple[Card, ...]
     taken: tuple[Card, ...]
     threes: tuple[Card, ...]
+    notes: tuple[Note, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data: the move as text and each card group as a card string."""
-        return {
+        """JSON-ready data: the move as text, each card group as a card string and each
+        note as text (``"three 2 3C"``)."""
+        data: dict[str, Any] = {
             "seat": self.seat,
             "move": str(self.move),
             "cards": " ".join(map(str, self.cards)),
             "taken": " ".join(map(str, self.taken)),
             "threes": " ".join(map(str, self.threes)),
         }
+        if self.notes:
+            data["notes"] = [str(note) for note in self.notes]
+        return data
 
 
 class Step(NamedTuple):
@@ -275,19 +304,34 @@ class Step(NamedTuple):
     cards: tuple[int, ...]
     taken: tuple[int, ...]
     threes: tuple[int, ...]
+    #: `Note` values with card codes: (kind, seat, codes)
+    notes: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
 
 
 #: One step without its link, as a pickled state stores its log.
-RawStep = tuple[int, Move, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+RawStep = tuple[
+    int,
+    Move,
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[str, int, tuple[int, ...]], ...],
+]
 
 
 def log_events(log: Step | None) -> tuple[Event, ...]:
     """The events of a log, oldest first."""
     events: list[Event] = []
     while log is not None:
+        notes = tuple(Note(kind, seat, cards_of(codes)) for kind, seat, codes in log.notes)
         events.append(
             Event(
-                log.seat, log.move, cards_of(log.cards), cards_of(log.taken), cards_of(log.threes)
+                log.seat,
+                log.move,
+                cards_of(log.cards),
+                cards_of(log.taken),
+                cards_of(log.threes),
+                notes,
             )
         )
         log = log.before
@@ -299,7 +343,7 @@ def log_steps(log: Step | None) -> tuple[RawStep, ...]:
     """The steps of a log without their links, oldest first."""
     steps: list[RawStep] = []
     while log is not None:
-        steps.append((log.seat, log.move, log.cards, log.taken, log.threes))
+        steps.append((log.seat, log.move, log.cards, log.taken, log.threes, log.notes))
         log = log.before
     steps.reverse()
     return tuple(steps)

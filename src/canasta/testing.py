@@ -44,13 +44,14 @@ from typing import Any
 from canasta.cards import CARDS, RANKS, TWO, Card
 from canasta.deal import full_deck, new_game, resolve_variant
 from canasta.errors import CanastaError, IllegalMoveError, IllegalReason
-from canasta.moves import Discard, LayOff, MeldCards, Move, Take, parse_move
+from canasta.moves import Discard, Expose, LayOff, MeldCards, Move, Take, parse_move
 from canasta.state import GameState
 from canasta.variants.base import Variant
 
 __all__ = ["ConformanceError", "candidate_moves", "check_deal", "check_state", "check_variant"]
 
-_SIMPLE = ("draw", "take", "ask", "yes", "no", "end")
+# With the Modern American club features: show a special hand, lay out the held three.
+_SIMPLE = ("draw", "take", "ask", "yes", "no", "end", "special", "expose:3", "expose:3C")
 _PHASES = ("draw", "play", "answer", "over")
 _JOKER_RANK = 13
 
@@ -148,11 +149,13 @@ def _strip(move: Move) -> Move:
         return MeldCards(plain(move.cards))
     if isinstance(move, LayOff):
         return LayOff(move.target, plain(move.cards))
+    if isinstance(move, Expose):
+        return Expose(Card(move.card.rank))
     return move
 
 
 def _move_cards(move: Move) -> tuple[Card, ...]:
-    if isinstance(move, Discard):
+    if isinstance(move, Discard | Expose):
         return (move.card,)
     if isinstance(move, Take | MeldCards | LayOff):
         return move.cards

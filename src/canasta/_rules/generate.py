@@ -5,9 +5,9 @@ subsets of the hand, and each candidate is decided by the same functions as `che
 (`canasta._rules.legality`), so ``legal_moves()`` and ``check()`` cannot disagree.
 
 Order of ``legal_moves()``: ``draw``; ``take`` moves (bare ``take`` first, then by number of
-naturals, twos, jokers); ``ask``; ``meld`` moves by rank (A, 4..K, black threes, wild meld);
-``add`` moves by the target meld's rank; ``discard`` moves by rank (A, 3..K, 2, joker);
-``end``; ``yes`` then ``no`` when answering.
+naturals, twos, jokers); ``special``; ``expose:3``; ``ask``; ``meld`` moves by rank (A,
+4..K, black threes, wild meld); ``add`` moves by the target meld's rank; ``discard`` moves
+by rank (A, 3..K, 2, joker); ``end``; ``yes`` then ``no`` when answering.
 """
 
 from __future__ import annotations
@@ -22,9 +22,12 @@ from canasta._rules.legality import (
     discard_block,
     discard_reason,
     end_reason,
+    expose_reason,
+    held_three,
     legal_play,
     meld_verdict,
     rank_facts,
+    special_reason,
     take_options,
     wild_splits,
 )
@@ -44,9 +47,11 @@ from canasta.moves import (
     END,
     NO,
     PATTERNS,
+    SPECIAL,
     TAKE_LAYOFF,
     YES,
     Discard,
+    Expose,
     LayOff,
     MeldCards,
     Move,
@@ -86,6 +91,9 @@ def _move(kind: str, rank: int, k: int, twos: int, jokers: int) -> Move:
         _MOVE_CACHE[key] = move
     return move
 
+
+#: ``expose:3``: lay out the held three (spec §3.5.11.4).
+_EXPOSE = Expose(PATTERNS[THREE])
 
 #: ``discard:R`` for each rank index.
 _DISCARDS: tuple[Move, ...] = tuple(_move("discard", rank, 0, 0, 0) for rank in range(14))
@@ -235,13 +243,21 @@ def legal_moves(st: Table) -> Moves:
     if phase == ANSWER:
         return _ANSWERS
     moves: list[Move] = []
+    variant = st.variant
     if phase == DRAW:
         if st.stock:
             moves.append(DRAW_MOVE)
         moves.extend(_take_moves(st))
+        if variant.holds_three and expose_reason(st, held_three(st)) is None:
+            moves.append(_EXPOSE)
         if end_reason(st) is None:
             moves.append(END)
         return Moves(moves)
+    if variant.has_special_hands:
+        if special_reason(st) is None:
+            moves.append(SPECIAL)
+        if expose_reason(st, held_three(st)) is None:
+            moves.append(_EXPOSE)
     if ask_reason(st) is None:
         moves.append(ASK)
     moves.extend(_play_moves(st))

@@ -43,7 +43,19 @@ from canasta.cards import (
     card_value,
 )
 from canasta.errors import IllegalReason as R
-from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Take
+from canasta.moves import (
+    Answer,
+    Ask,
+    Discard,
+    Draw,
+    End,
+    Expose,
+    LayOff,
+    MeldCards,
+    Move,
+    Special,
+    Take,
+)
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -580,6 +592,48 @@ def end_reason(st: Table) -> R | None:
     return R.END_NOT_ALLOWED
 
 
+def special_reason(st: Table) -> R | None:
+    """May the player show the hand as a special hand?
+
+    Right after a draw from the stock (a held three may have been exposed since), before
+    any meld, not after partner said no, by a player whose side has not opened (or, with
+    the courtesy option, on the first own turn after partner opened).
+    """
+    # Spec §3.5.11.3 SH1, SH2, SH4; D36.
+    if st.phase != PLAY:
+        return R.WRONG_PHASE
+    turn = st.turn
+    ctx = context(st)
+    if turn.took_pile or turn.melded or turn.permission is False:
+        return R.SPECIAL_NOT_ALLOWED
+    if ctx.opened and st.courtesy != ctx.seat:
+        return R.SPECIAL_NOT_ALLOWED
+    if st.variant.special_hand(ctx.counts) is None:
+        return R.NO_SPECIAL_HAND
+    return None
+
+
+def held_three(st: Table) -> int | None:
+    """The three the player to move holds in hand, if any."""
+    # Spec §3.5.11.4.
+    if not st.variant.holds_three:
+        return None
+    return next((c for c in st.hands[st.to_move or 0] if c >> 2 == THREE), None)
+
+
+def expose_reason(st: Table, code: int | None) -> R | None:
+    """May the player lay the held three ``code`` out now (in an own turn, before or
+    after the draw; the replacement keeps the hand's size)?"""
+    # Spec §3.5.11.4 H2.
+    if st.phase not in (DRAW, PLAY):
+        return R.WRONG_PHASE
+    if code is None:
+        return R.NO_HELD_THREE
+    if not st.stock and st.phase == PLAY and len(st.hands[st.to_move or 0]) <= 2:
+        return R.HAND_SIZE  # no replacement: a card to hold and one to throw must stay
+    return None
+
+
 # --------------------------------------------------------------------------------------
 # Moves as written
 
@@ -607,12 +661,25 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         if st.phase != DRAW:
             return R.WRONG_PHASE
         return Decision(move, (), None) if st.stock else R.STOCK_EMPTY
+    hand = st.hands[st.to_move or 0]
+    if isinstance(move, Special):
+        # The whole hand is shown (spec §3.5.11.3 SH3): the event shows its cards.
+        reason = None if listed else special_reason(st)
+        return reason if reason is not None else Decision(move, hand, None)
     if isinstance(move, End | Ask):
         if listed:
             return Decision(move, (), None)
         reason = end_reason(st) if isinstance(move, End) else ask_reason(st)
         return reason if reason is not None else Decision(move, (), None)
-    hand = st.hands[st.to_move or 0]
+    if isinstance(move, Expose):
+        code = held_three(st)
+        if code is not None and resolve(hand, (move.card,)) is None:
+            return R.NOT_IN_HAND
+        reason = expose_reason(st, code)
+        if reason is not None:
+            return reason
+        assert code is not None  # expose_reason refuses a hand without one
+        return Decision(move, (code,), None)
     if isinstance(move, Discard):
         codes = resolve(hand, (move.card,))
         if codes is None:

@@ -27,6 +27,13 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     side = before.variant.side_of(seat)
     move = decision.move
     threes = after.threes[side]
+    notes: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
+    if before.variant.holds_three and after.to_move is not None:
+        # Spec §3.5.11.4 H3: the next player's held three went down as the turn began.
+        other = before.variant.side_of(after.to_move)
+        if other != side and after.threes[other] is not before.threes[other]:
+            laid = after.threes[other][len(before.threes[other]) :]
+            notes = (("three", after.to_move, laid),)
     return Step(
         log,
         1 if log is None else log.length + 1,
@@ -35,6 +42,7 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
         decision.codes,
         before.pile if type(move) is Take else (),
         threes[len(before.threes[side]) :] if threes is not before.threes[side] else (),
+        notes,
     )
 
 

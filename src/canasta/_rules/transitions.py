@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
+    context,
     opening_complete,
     remove,
     replaced,
 )
 from canasta._rules.legality import Decision, play_turn
-from canasta.moves import Answer, Ask, Discard, Draw, End, Take
+from canasta.cards import THREE
+from canasta.moves import Answer, Ask, Discard, Draw, End, Expose, Special, Take
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -71,7 +73,12 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
     if variant.declares_threes_at_deal:
         # Spec §2.2 (4), D3: in turn order from the first player, each replaces in full.
         for offset in range(players):
-            table = declare_threes(table, (first + offset) % players)
+            seat = (first + offset) % players
+            # Spec §3.5.11.4 H2: where a three may be held, the first one dealt stays.
+            keep = None
+            if variant.holds_three:
+                keep = next((c for c in hands[seat] if c in variant.laid_out_threes), None)
+            table = declare_threes(table, seat, keep)
     return begin_turn(table, first)
 
 
@@ -97,13 +104,19 @@ def begin_turn(st: Table, seat: int, **changes: object) -> Table:
     player's first turn, its threes go down first."""
     # D3.
     st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
-    if not st.variant.declares_threes_at_deal:
+    variant = st.variant
+    if not variant.declares_threes_at_deal:
+        st = declare_threes(st, seat)
+    elif variant.holds_three and st.opened[variant.side_of(seat)]:
+        # Spec §3.5.11.4 H3: partner has opened, so the held three goes down before the draw.
         st = declare_threes(st, seat)
     return st
 
 
-def declare_threes(st: Table, seat: int) -> Table:
-    """Lay every three of the variant's kind from ``seat``'s hand face up and replace it.
+def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
+    """Lay every three of the variant's kind from ``seat``'s hand face up and replace it,
+    but ``keep``; a three drawn as a replacement stays in hand where the player may hold
+    one and holds none.
 
     When the stock runs out during the replacements, the threes still to replace are laid
     face up all the same (nothing is drawn for them).
@@ -111,18 +124,27 @@ def declare_threes(st: Table, seat: int) -> Table:
     variant = st.variant
     laid = variant.laid_out_threes
     hand = st.hands[seat]
-    if not any(c in laid for c in hand):
+    if sum(1 for c in hand if c in laid) <= (keep is not None):
         return st
     side = variant.side_of(seat)
+    may_hold = keep is None and variant.holds_three and not st.opened[side]
     stock = st.stock
     threes = st.threes[side]
     cards = [c for c in hand if c not in laid]
     pending = [c for c in hand if c in laid]
+    if keep is not None:
+        # One copy only: with two decks the hand may hold the same three twice.
+        pending.remove(keep)
+        cards.append(keep)
     while pending:
         threes += (pending.pop(),)
         if stock:
             drawn, stock = stock[0], stock[1:]
-            (pending if drawn in laid else cards).append(drawn)
+            if drawn in laid and may_hold:
+                may_hold = False
+                cards.append(drawn)
+            else:
+                (pending if drawn in laid else cards).append(drawn)
     return evolve(
         st,
         hands=replaced(st.hands, seat, tuple(sorted(cards))),
@@ -144,6 +166,10 @@ def _draw(st: Table, seat: int) -> Table:
     threes = st.threes[side]
     wanted = variant.draw_count
     ends = no_discard = False
+    # Spec §3.5.11.4 H2: an unopened player holding no three keeps the first one drawn.
+    may_hold = (
+        variant.holds_three and not st.opened[side] and not any(c >> 2 == THREE for c in hand)
+    )
     # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single last
     # card is a complete draw.
     while wanted and stock:
@@ -154,7 +180,13 @@ def _draw(st: Table, seat: int) -> Table:
                 ends, no_discard = last_three.ends_deal, last_three.no_discard
                 if last_three.kept_in_hand:
                     hand.append(card)  # spec §3.5.2: stays in hand, the deal ends
+                    st = evolve(st, last_three=seat)
                     break
+            if may_hold:
+                may_hold = False
+                hand.append(card)
+                wanted -= 1
+                continue
             threes += (card,)
             continue
         hand.append(card)
@@ -265,6 +297,14 @@ def commit(st: Table, decision: Decision) -> Table:
         )
     if isinstance(move, End):
         return _over(st)
+    if isinstance(move, Special):
+        # Spec §3.5.11.3 SH3: the hand is shown and the deal ends at once.
+        shown = variant.special_hand(context(st).counts)
+        assert shown is not None  # decided legal
+        return evolve(_over(st, seat), special=shown[0])
+    if isinstance(move, Expose):
+        # Spec §3.5.11.4 H2: the held three goes down; its replacement may be held again.
+        return declare_threes(st, seat)
     rest = remove(st.hands[seat], decision.codes)
     hands = replaced(st.hands, seat, rest)
     if isinstance(move, Discard):
@@ -278,17 +318,17 @@ def commit(st: Table, decision: Decision) -> Table:
         melded_seats = st.melded_seats
         if turn.melded or turn.took_pile:
             melded_seats = replaced(melded_seats, seat, True)
-        if not st.stock and variant.stock_out_ends_after_turn:
-            st = evolve(st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats)
-            return _over(st)
-        return begin_turn(
-            st,
-            (seat + 1) % variant.players,
-            hands=hands,
-            pile=pile,
-            frozen=frozen,
-            melded_seats=melded_seats,
+        # D36: the courtesy lasts one turn.
+        courtesy = None if st.courtesy == seat else st.courtesy
+        st = evolve(
+            st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats, courtesy=courtesy
         )
+        if variant.holds_three and st.opened[variant.side_of(seat)]:
+            # Spec §3.5.11.4 H3: the opener's held three goes down after the discard.
+            st = declare_threes(st, seat)
+        if not st.stock and variant.stock_out_ends_after_turn:
+            return _over(st)
+        return begin_turn(st, (seat + 1) % variant.players)
     play = decision.play
     assert play is not None
     side = variant.side_of(seat)
@@ -315,6 +355,9 @@ def commit(st: Table, decision: Decision) -> Table:
     if not st.opened[side]:
         if opening_complete(st, side, st.turn):
             opened = replaced(st.opened, side, True)
+            if variant.special_hand_courtesy:
+                # D36: partner may still show a special hand on the next own turn.
+                st = evolve(st, courtesy=(seat + variant.sides) % variant.players)
             other = _partner(st, side)
             if other is not None:
                 # Spec §3.3 cutthroat: once one partner has met the minimum, the other is free.

@@ -20,7 +20,7 @@ from canasta.bots.strategy import (
     strategy_for,
 )
 from canasta.cards import THREE, Card
-from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Take
+from canasta.moves import Answer, Ask, Discard, Draw, End, LayOff, MeldCards, Move, Special, Take
 from canasta.observation import Observation
 from canasta.state import GameState
 from canasta.table import WILD_RANK, Meld
@@ -405,6 +405,8 @@ class GreedyBot:
         return value
 
     def _play(self, obs: Observation, moves: tuple[Move, ...]) -> Move:
+        if Special() in moves:
+            return Special()  # a special hand ends the deal for thousands of points at once
         can_stop = any(isinstance(m, Discard | End) for m in moves)
         side = obs.side
         if Ask() in moves and not self._simulating and self._go_out_now(obs):

@@ -70,7 +70,8 @@ class OptionSpec:
 
     ``kind`` is ``"int"`` (from ``low`` to ``high``; ``high`` None = no upper bound),
     ``"bool"``, ``"choice"`` (one of ``choices``), ``"table"`` (sorted
-    ``[score, minimum]`` pairs) or ``"ints"`` (a list of integers at least 0).
+    ``[score, minimum]`` pairs), ``"ints"`` (a list of integers at least 0) or
+    ``"values"`` (a mapping of names to points, at least 0).
     """
 
     kind: str
@@ -177,6 +178,37 @@ def _check_ints(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         )
 
 
+def _to_values(value: Any) -> Any:
+    """A mapping of names to points (or its pairs) as sorted pairs: a hashable value."""
+    if isinstance(value, Mapping):
+        value = value.items()
+    elif not isinstance(value, list | tuple):
+        return value  # the validator refuses it
+    try:
+        return tuple(sorted((tuple(pair) for pair in value), key=repr))
+    except TypeError:
+        return value
+
+
+def _check_values(_obj: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not (
+        isinstance(value, tuple)
+        and all(
+            isinstance(pair, tuple)
+            and len(pair) == 2
+            and isinstance(pair[0], str)
+            and type(pair[1]) is int
+            and 0 <= pair[1] <= MAX_INT
+            for pair in value
+        )
+        and len({pair[0] for pair in value}) == len(value)
+    ):
+        raise VariantError(
+            f"option {attribute.name!r} must map names to points (integers at least 0), "
+            f"got {excerpt(value)}"
+        )
+
+
 def _shown(value: Any) -> str:
     """A value as the user wrote it in a config file (tuples shown as lists)."""
     return repr(_to_list(value))
@@ -235,6 +267,16 @@ def ints_field(default: tuple[int, ...]) -> Any:
         converter=_to_tuple,
         validator=_check_ints,
         metadata=_spec("ints", default),
+    )
+
+
+def values_field() -> Any:
+    """An option mapping names to points; empty by default (written as a mapping)."""
+    return attrs.field(
+        default=(),
+        converter=_to_values,
+        validator=_check_values,
+        metadata=_spec("values", ()),
     )
 
 
@@ -363,6 +405,30 @@ class Variant:
         with an unbounded value to learn whether the content rule can be met at all.
         """
         return value >= minimum
+
+    def special_hand(self, counts: list[int]) -> tuple[str, int] | None:
+        """The special hand (name, points) that the 14 cards of a hand, counted by rank
+        index, form; None where there is none or none are played."""
+        # Spec §3.5.11.3.
+        return None
+
+    @property
+    def has_special_hands(self) -> bool:
+        """Are special hands played (the move ``special``)?"""
+        # Spec §3.5.11.3.
+        return False
+
+    @property
+    def holds_three(self) -> bool:
+        """May a player whose side has not opened keep one three in hand?"""
+        # Spec §3.5.11.4.
+        return False
+
+    @property
+    def special_hand_courtesy(self) -> bool:
+        """May a player show a special hand on the first own turn after partner opened?"""
+        # D36.
+        return False
 
     @property
     def concealed_exempt(self) -> bool:
@@ -511,6 +577,15 @@ class Variant:
                 specs[field.name] = attrs.evolve(spec, default=getattr(self, field.name))
         return specs
 
+    def _written(self, name: str) -> Any:
+        """An option's value as a config file holds it (tuples as lists, mappings as
+        mappings)."""
+        value = getattr(self, name)
+        spec = attrs.fields_dict(type(self))[name].metadata.get("canasta")
+        if isinstance(spec, OptionSpec) and spec.kind == "values":
+            return dict(value)
+        return _to_list(value)
+
     def option_names(self) -> tuple[str, ...]:
         """The names of the options `with_options` accepts, in field order."""
         return tuple(f.name for f in attrs.fields(type(self)) if f.name != "name")
@@ -537,9 +612,8 @@ class Variant:
             )
         config: dict[str, Any] = {"variant": self.name}
         for name in self.option_names():
-            value = getattr(self, name)
-            if full or value != getattr(preset, name):
-                config[name] = _to_list(value)
+            if full or getattr(self, name) != getattr(preset, name):
+                config[name] = self._written(name)
         return config
 
     def with_options(self, options: Mapping[str, Any]) -> Variant:
@@ -565,7 +639,11 @@ class Variant:
                     f"unknown option {key!r} for variant {self.name!r}; {hint}"
                     f"known options: {', '.join(sorted(known))}"
                 )
-        return attrs.evolve(self, **{k: _to_tuple(v) for k, v in options.items()})
+        specs = self.option_specs()
+        return attrs.evolve(
+            self,
+            **{k: v if specs[k].kind == "values" else _to_tuple(v) for k, v in options.items()},
+        )
 
     def with_name(self, name: str) -> Variant:
         """The same rules under another name, e.g. a house-rules variant to register.

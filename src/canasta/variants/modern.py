@@ -7,6 +7,7 @@ Every difference is an answer to one of the engine's rule questions (see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import attrs
@@ -22,7 +23,15 @@ from canasta.cards import (
     card_value,
 )
 from canasta.errors import IllegalReason, VariantError
-from canasta.table import CANASTA_SIZE, WILD_RANK, Meld, ScoreLine, Table, score_lines
+from canasta.table import (
+    CANASTA_SIZE,
+    WILD_RANK,
+    Meld,
+    ScoreLine,
+    Table,
+    score_lines,
+)
+from canasta.variants._special_hands import classify, hand_names
 from canasta.variants.base import (
     CLEAN3,
     HAND_CANASTA,
@@ -35,6 +44,7 @@ from canasta.variants.base import (
     choice_field,
     int_field,
     table_field,
+    values_field,
 )
 
 __all__ = ["ModernAmericanVariant"]
@@ -43,8 +53,9 @@ __all__ = ["ModernAmericanVariant"]
 MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 #: Spec §3.5.9: threes of one colour, by count.
 THREES_BY_COUNT = (0, 100, 300, 500, 1000)
-#: Spec §3.5.11: reported features that this library does not model.
-UNSUPPORTED = ("mac_special_hands", "mac_talons", "mac_turn_card", "mac_covered_last_discard")
+#: Spec §3.5.11: club features whose rules the engine does not play yet; switching one on
+#: is refused.
+NOT_PLAYED = ("mac_talons", "mac_turn_card", "mac_covered_last_discard")
 
 
 @attrs.frozen(cache_hash=True)
@@ -72,6 +83,21 @@ class ModernAmericanVariant(Variant):
     unfinished_pure_penalty: int = int_field(2500)
     unfinished_wild_penalty: int = int_field(2000)
     held_aces_sevens_penalty: int = int_field(1500)
+    # Spec §3.5.11 (the club features), Part D of its appendix.
+    mac_talons: bool = bool_field(False)
+    mac_talon_source: str = choice_field("stock", "set_aside")  # D31
+    mac_talon_on_pickup_opening: bool = bool_field(False)  # D32
+    mac_talon_hand_floor: str = choice_field("discard_only", "hold_and_throw")  # D33
+    mac_turn_card: bool = bool_field(False)
+    mac_special_hands: bool = bool_field(False)
+    mac_special_hand_set: str = choice_field("pagat", "cla")  # D34
+    mac_special_hand_values: tuple[tuple[str, int], ...] = values_field()  # D34
+    mac_wild_pairs_wild: str = choice_field("twos_or_jokers", "twos_only")  # D35
+    mac_special_hand_courtesy: bool = bool_field(False)  # D36
+    # H7: follows mac_special_hands unless set (see `with_options`).
+    mac_hold_three: bool = bool_field(False)
+    mac_held_three_penalty: int = choice_field(5, 100)  # D37
+    mac_covered_last_discard: bool = bool_field(False)  # D38
 
     family: ClassVar[str] = "modern"
     laid_out_threes: ClassVar[frozenset[int]] = RED_THREES | BLACK_THREES  # every three
@@ -102,12 +128,65 @@ class ModernAmericanVariant(Variant):
             )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
+        for key in NOT_PLAYED:
+            if getattr(self, key):
+                raise VariantError(f"option {key!r} is not supported by this library yet")
+        # H7: a held three has no use but the straight, a special hand.
+        if self.mac_hold_three and not self.mac_special_hands:
+            raise VariantError(
+                "option 'mac_hold_three' needs 'mac_special_hands': a three is held only "
+                "for the straight, a special hand"
+            )
+        known = hand_names(self.mac_special_hand_set)
+        for hand, _points in self.mac_special_hand_values:
+            if hand not in known:
+                raise VariantError(
+                    f"option 'mac_special_hand_values': {hand!r} is not a special hand of the "
+                    f"set {self.mac_special_hand_set!r} (its hands: {', '.join(known)})"
+                )
 
     def with_options(self, options: Any) -> Variant:
-        for key in options:
-            if key in UNSUPPORTED:
-                raise VariantError(f"option {key!r} is not supported by this library")
+        # H7: holding one three defaults to the value of mac_special_hands.
+        if (
+            isinstance(options, Mapping)
+            and "mac_special_hands" in options
+            and "mac_hold_three" not in options
+        ):
+            options = {**options, "mac_hold_three": options["mac_special_hands"]}
         return super().with_options(options)
+
+    def to_config(self, *, full: bool = False) -> dict[str, Any]:
+        config = super().to_config(full=full)
+        # H7: read back, mac_hold_three follows mac_special_hands unless it is written too.
+        if "mac_special_hands" in config and self.mac_hold_three != self.mac_special_hands:
+            config["mac_hold_three"] = self.mac_hold_three
+        return config
+
+    # -- special hands (spec §3.5.11.3) and the held three (§3.5.11.4) -----------------
+
+    @property
+    def has_special_hands(self) -> bool:
+        return self.mac_special_hands
+
+    @property
+    def holds_three(self) -> bool:
+        return self.mac_hold_three
+
+    @property
+    def special_hand_courtesy(self) -> bool:
+        return self.mac_special_hand_courtesy
+
+    def special_hand(self, counts: list[int]) -> tuple[str, int] | None:
+        """The special hand these 14 cards (counted by rank index) form, with its points,
+        or None; None too where special hands are not played."""
+        if not self.mac_special_hands:
+            return None
+        return classify(
+            counts,
+            self.mac_special_hand_set,
+            dict(self.mac_special_hand_values),
+            self.mac_wild_pairs_wild == "twos_or_jokers",
+        )
 
     # -- melds -------------------------------------------------------------------------
 
@@ -215,6 +294,16 @@ class ModernAmericanVariant(Variant):
     def score_rows(self, table: Table) -> tuple[tuple[ScoreLine, ...], ...]:
         return tuple(_side_rows(self, table, side) for side in range(self.sides))
 
+    def special_hand_points(self, table: Table) -> int:
+        """SH5: what the special hand shown in ``table`` scores for its side."""
+        assert table.went_out is not None
+        counts = [0] * 14
+        for code in table.hands[table.went_out]:
+            counts[code >> 2] += 1
+        shown = self.special_hand(counts)
+        assert shown is not None  # the deal ended by showing it
+        return shown[1]
+
 
 def _discard_reason(
     rank: int,
@@ -253,6 +342,9 @@ def _discard_reason(
 def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[ScoreLine, ...]:
     """The score rows of one side of Modern American Canasta."""
     # Spec §3.5.9.
+    if st.special is not None and variant.side_of(st.went_out or 0) == side:
+        # SH5: the special hand's value and nothing else (threes, melds, partner's hand).
+        return score_lines(("special hand", variant.special_hand_points(st)))
     melds: tuple[Meld, ...] = st.melds[side]
     seats = variant.seats_of(side)
     canastas = [m for m in melds if m.is_canasta]
@@ -293,8 +385,14 @@ def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[Sc
     in_hands = 0
     for seat in seats:
         hand = st.hands[seat]
-        # A three left in hand (drawn as the last stock card) counts 5 (spec §3.5.2).
-        in_hands += sum(5 if c >> 2 == THREE else card_value(c) for c in hand)
+        in_hands += sum(card_value(c) for c in hand if c >> 2 != THREE)
+        # A three in hand: the one drawn as the last stock card counts 5 (spec §3.5.2); a
+        # held three counts mac_held_three_penalty (D37).
+        threes_held = sum(1 for c in hand if c >> 2 == THREE)
+        if threes_held and st.last_three == seat:
+            in_hands += 5
+            threes_held -= 1
+        in_hands += threes_held * variant.mac_held_three_penalty
         ranks = [c >> 2 for c in hand]
         held += variant.held_aces_sevens_penalty * (
             (ranks.count(ACE) >= 3) + (ranks.count(SEVEN) >= 3)
