@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import canasta
 from canasta import UnknownVariantError, VariantError, variants
 from canasta.variants import OptionSpec, Variant
-from canasta.variants.modern import NOT_PLAYED
+from canasta.variants.modern import _NOT_PLAYED as NOT_PLAYED
 
 # -- strategies ---------------------------------------------------------------------------
 

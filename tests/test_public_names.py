@@ -55,43 +55,7 @@ DELIBERATE = {
 #: Helpers public by accident in files that another branch is rewriting now: each gets an
 #: underscore (or, if shared, leaves the rendered module) once that branch has landed, so
 #: the renames do not collide with its work.
-PENDING = {
-    # branch strength (issue 16): the bots
-    ("canasta.bots.search", "DEFAULT_SIMULATIONS"),
-    ("canasta.bots.strategy", "MODERN_AMERICAN"),
-    ("canasta.bots.strategy", "ModernAmericanStrategy"),
-    ("canasta.bots.strategy", "PURE_RANKS"),
-    ("canasta.bots.strategy", "unfinished_pure"),
-    # branch chance (issue 13): the OpenSpiel game and the encoder
-    ("canasta.envs.openspiel", "CARDS"),
-    ("canasta.envs.openspiel", "GAME_TYPE"),
-    ("canasta.rl.actions", "MELD_RANKS"),
-    ("canasta.rl.actions", "TOP"),
-    ("canasta.rl.tensor", "ASKED_CLIP"),
-    ("canasta.rl.tensor", "MELD_FEATURES"),
-    ("canasta.rl.tensor", "MELD_RANKS"),
-    ("canasta.rl.tensor", "RANKS"),
-    ("canasta.rl.tensor", "RANK_LETTERS"),
-    ("canasta.rl.tensor", "SCORE_CLIP"),
-    ("canasta.rl.tensor", "TURN_FIELDS"),
-    # branch club (issue 15): the Modern American variant and the presets
-    ("canasta.variants.modern", "MAC_MINIMUMS"),
-    ("canasta.variants.modern", "NOT_PLAYED"),
-    *(
-        ("canasta.variants.presets", name)
-        for name in (
-            "CLASSIC",
-            "CLASSIC_2P",
-            "CLASSIC_3P",
-            "CLASSIC_3P_CUTTHROAT",
-            "CLASSIC_6P",
-            "CLASSIC_6P_3X2",
-            "CLASSIC_6P_3X2_2DECK",
-            "DUTCH_S4",
-            "MODERN_AMERICAN",
-        )
-    ),
-}
+PENDING: set[tuple[str, str]] = set()
 
 
 @cache

@@ -30,7 +30,7 @@ __all__ = ["SearchBot"]
 
 #: Simulations per decision (one simulation: one discard played out on one sampled
 #: deal) when no budget is given.
-DEFAULT_SIMULATIONS = 64
+_DEFAULT_SIMULATIONS = 64
 #: How sure the search must be before it overrules GreedyBot: the mean gain of the best
 #: discard over GreedyBot's, on the same sampled deals, in standard errors. Measured
 #: against GreedyBot over 10 duplicate pairs of seeded classic deals: playing the best
@@ -75,7 +75,7 @@ class SearchBot:
         if seconds is not None and not seconds > 0:
             raise ArgumentError(f"seconds must be above 0, got {seconds!r}")
         if simulations is None and seconds is None:
-            simulations = DEFAULT_SIMULATIONS
+            simulations = _DEFAULT_SIMULATIONS
         self.simulations = simulations
         self.seconds = seconds
         self.rng = random.Random(0 if seed is None else seed)

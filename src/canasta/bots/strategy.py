@@ -1,5 +1,5 @@
 """What GreedyBot values under each kind of rules: `Strategy` (the classic game) and
-`ModernAmericanStrategy`, picked once per variant by `strategy_for`.
+`_ModernAmericanStrategy`, picked once per variant by `strategy_for`.
 
 The bot's moves come from one set of heuristics (`canasta.bots.greedy`); a strategy
 answers the questions on which the rules change their worth: what feeding the pile
@@ -24,7 +24,7 @@ __all__: list[str] = []
 CANASTA = 7
 #: Modern American: the ranks whose pure melds score 2500, or cost 2500 if unfinished,
 #: and cost 1500 when held three times or more at the end of the deal (spec §3.5.9).
-PURE_RANKS = (ACE, SEVEN)
+_PURE_RANKS = (ACE, SEVEN)
 _WILD_TEXT = ("2", "*")
 
 
@@ -37,7 +37,7 @@ def rank_index(rank: str) -> int:
     return WILD_RANK if rank == "*" else RANKS.index(rank)
 
 
-def unfinished_pure(melds: tuple[Meld, ...], rank: int) -> bool:
+def _unfinished_pure(melds: tuple[Meld, ...], rank: int) -> bool:
     """Modern American: the side has a pure meld of aces or sevens (``rank``) to finish."""
     return any(m.rank == rank and m.is_natural and m.size < CANASTA for m in melds)
 
@@ -134,11 +134,11 @@ def _penalised(melds: tuple[Meld, ...]) -> int:
     return sum(
         1
         for m in melds
-        if m.size < CANASTA and (m.rank == WILD_RANK or (m.rank in PURE_RANKS and m.is_natural))
+        if m.size < CANASTA and (m.rank == WILD_RANK or (m.rank in _PURE_RANKS and m.is_natural))
     )
 
 
-class ModernAmericanStrategy(Strategy):
+class _ModernAmericanStrategy(Strategy):
     """The Modern American strategy: the pile is always frozen, so it is
     taken only with a natural pair, and a taken pile weighs heavily (its cards are melded
     toward canastas, which turn the side's threes from minus to plus); wild cards may not
@@ -170,7 +170,7 @@ class ModernAmericanStrategy(Strategy):
 
     def pure_meld_bonus(self, rank: int, wilds: int, target: Meld | None, completes: bool) -> float:
         # Grow a pure meld of aces or sevens, but start one only with the cards to finish it.
-        if rank not in PURE_RANKS or wilds:
+        if rank not in _PURE_RANKS or wilds:
             return 0.0
         if target is not None and target.size < CANASTA and target.is_natural:
             return 100.0
@@ -180,16 +180,16 @@ class ModernAmericanStrategy(Strategy):
         return _UNFINISHED_PENALTY * _penalised(melds)
 
     def shed_score(self, obs: Observation, rank: int, held: int) -> float | None:
-        if rank in PURE_RANKS and held >= 3 and not unfinished_pure(obs.own_melds, rank):
+        if rank in _PURE_RANKS and held >= 3 and not _unfinished_pure(obs.own_melds, rank):
             return _HELD_DISCARD  # three or more held at the end cost 1500 (§3.5.9)
         return None
 
     def blocking_cost(self, obs: Observation, rank: int) -> float:
-        if rank not in PURE_RANKS:
+        if rank not in _PURE_RANKS:
             return 0.0
         others = (melds for s, melds in enumerate(obs.melds) if s != obs.side)
         # An opponent finishes a pure meld of them only with this seat's help.
-        return _BLOCK_PURE if any(unfinished_pure(melds, rank) for melds in others) else 0.0
+        return _BLOCK_PURE if any(_unfinished_pure(melds, rank) for melds in others) else 0.0
 
     def discard_worth(self, obs: Observation, card: Card) -> float:
         if not obs.opened[obs.side]:
@@ -198,14 +198,14 @@ class ModernAmericanStrategy(Strategy):
 
     def held_cost(self, hand: tuple[Card, ...]) -> float:
         counts = Counter(c.rank for c in hand)
-        return sum(_HELD_PENALTY for r in PURE_RANKS if counts[RANKS[r]] > _HELD_FREE)
+        return sum(_HELD_PENALTY for r in _PURE_RANKS if counts[RANKS[r]] > _HELD_FREE)
 
     def refuses_take(self, obs: Observation) -> bool:
         # Taking onto aces or sevens starts a pure meld of them: 2500 if unfinished (§3.5.9).
         top = obs.pile_top
         return (
             top is not None
-            and rank_index(top.rank) in PURE_RANKS
+            and rank_index(top.rank) in _PURE_RANKS
             and obs.pile_size < _BIG_PILE
             and not self._pure_take_ok(obs, top)
         )
@@ -216,7 +216,7 @@ class ModernAmericanStrategy(Strategy):
     def _pure_take_ok(self, obs: Observation, top: Card) -> bool:
         """Taking the pile onto aces or sevens grows the side's pure meld of them, or the
         hand and the pile hold a canasta of them."""
-        if unfinished_pure(obs.own_melds, rank_index(top.rank)):
+        if _unfinished_pure(obs.own_melds, rank_index(top.rank)):
             return True
         mine = sum(1 for c in obs.hand + obs.pile_seen if c.rank == top.rank)
         return mine >= CANASTA
@@ -240,12 +240,12 @@ class ModernAmericanStrategy(Strategy):
         starts a pure meld, which `refuses_take` weighs on its own)."""
         top = obs.pile_top
         excess = []
-        for rank in PURE_RANKS:
+        for rank in _PURE_RANKS:
             text = RANKS[rank]
             held = sum(1 for c in cards if c.rank == text)
             if (
                 held < CANASTA
-                and not unfinished_pure(obs.own_melds, rank)
+                and not _unfinished_pure(obs.own_melds, rank)
                 and (top is None or top.rank != text)
             ):
                 excess.append(max(0, held - _HELD_FREE))
@@ -259,7 +259,7 @@ class ModernAmericanStrategy(Strategy):
 
 
 CLASSIC = Strategy()
-MODERN_AMERICAN = ModernAmericanStrategy()
+_MODERN_AMERICAN = _ModernAmericanStrategy()
 
 
 def strategy_for(variant: Variant) -> Strategy:
@@ -271,4 +271,4 @@ def strategy_for(variant: Variant) -> Strategy:
     of them in every variant built on `ModernAmericanVariant`, a third party's included.
     Every other variant gets the classic strategy.
     """
-    return MODERN_AMERICAN if variant.pile_always_frozen else CLASSIC
+    return _MODERN_AMERICAN if variant.pile_always_frozen else CLASSIC

@@ -41,7 +41,7 @@ from canasta.variants.base import Variant
 
 from . import _resolve
 
-__all__ = ["CHANCE_MODES", "SHORT_NAME", "CanastaGame", "CanastaObserver", "CanastaState"]
+__all__ = ["CARDS", "CHANCE_MODES", "SHORT_NAME", "CanastaGame", "CanastaObserver", "CanastaState"]
 
 SHORT_NAME = "canasta_lib"
 #: The values of the parameter ``chance``: chance picks each stock card when it is drawn
@@ -54,7 +54,7 @@ CARDS: tuple[Card, ...] = (
 )
 _CARD_ID = {card: i for i, card in enumerate(CARDS)}
 
-GAME_TYPE = pyspiel.GameType(
+_GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
     long_name="Canasta (the canasta library)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -168,7 +168,7 @@ class CanastaGame(pyspiel.Game):
     or ``"deck"`` (chance deals the whole deck before the first move)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**GAME_TYPE.parameter_specification, **(params or {})}
+        params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         text = params["variant"]
         if not isinstance(text, str):
             raise RLError(f"parameter 'variant' must be text, got {text!r}")
@@ -194,7 +194,7 @@ class CanastaGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=max_deal_moves(variant),
         )
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(_GAME_TYPE, info, params)
 
     @property
     def variant(self) -> Variant:
@@ -416,4 +416,4 @@ class CanastaObserver:
         return json.dumps(data, separators=(",", ":"))
 
 
-pyspiel.register_game(GAME_TYPE, CanastaGame)
+pyspiel.register_game(_GAME_TYPE, CanastaGame)

@@ -37,11 +37,11 @@ __all__ = ["LAYOUT_VERSION", "ActionSpace", "Block", "RLError"]
 LAYOUT_VERSION = 1
 
 #: The natural ranks of a meld, in notation order.
-MELD_RANKS = "A456789TJQK"
+_MELD_RANKS = "A456789TJQK"
 #: Discards by rank: A, 2, 3 (black threes, where they stay in hand), 4 .. K, joker.
 _DISCARD_RANKS = "A23456789TJQK*"
 #: In action names, the pile top's rank (a take melds it, whatever it is).
-TOP = "x"
+_TOP = "x"
 _SIMPLE: tuple[tuple[str, Move], ...] = (
     ("draw", Draw()),
     ("end", End()),
@@ -107,7 +107,7 @@ def _keys(variant: Variant) -> Iterator[tuple[str, _Key]]:
         for t, j in wild:
             if n + t + j + 1 <= cap:
                 yield "take", ("take", "", n, t, j)
-    for rank in MELD_RANKS:
+    for rank in _MELD_RANKS:
         for n in range(1, naturals + 1):
             for t, j in wild:
                 if n + t + j <= cap:
@@ -128,7 +128,7 @@ def _keys(variant: Variant) -> Iterator[tuple[str, _Key]]:
             if variant.wild_meld_reason(0, t + j) is None:
                 yield "meld:*", ("meld", "*", 0, t, j)
     # A lay-off joins a meld that holds at least one card of its rank already.
-    for rank in MELD_RANKS:
+    for rank in _MELD_RANKS:
         for n in range(naturals):
             for t, j in wild:
                 if 0 < n + t + j <= cap - 1:
@@ -149,7 +149,7 @@ def _key_name(key: _Key) -> str:
         return f"discard:{rank}"
     wilds = "2" * t + "*" * j
     if kind == "take":
-        return f"take:{TOP * n}{wilds}" if n + t + j else "take"
+        return f"take:{_TOP * n}{wilds}" if n + t + j else "take"
     if kind == "meld":
         return f"meld:{'' if rank == '*' else rank * n}{wilds}"
     if kind == "add":
@@ -296,10 +296,10 @@ class ActionSpace:
             return move
         name = self._names[index]
         top = state.pile_top
-        if TOP in name:
+        if _TOP in name:
             if top is None:
                 raise IllegalMoveError(name, state.check("take") or IllegalReason.PILE_EMPTY)
-            name = name.replace(TOP, top.rank)
+            name = name.replace(_TOP, top.rank)
         candidate = parse_move(name)
         reason = state.check(candidate)
         if reason is None:

@@ -25,20 +25,20 @@ from canasta.variants.base import Variant
 __all__ = ["ObservationEncoder"]
 
 #: Card ranks in tensor order: A, 2, 3 .. K, joker (`Card.rank_index`).
-RANK_LETTERS = "A23456789TJQK*"
-RANKS = len(RANK_LETTERS)
+_RANK_LETTERS = "A23456789TJQK*"
+_RANKS = len(_RANK_LETTERS)
 #: Meld ranks in tensor order: A, 3 (the black threes of a going-out meld), 4 .. K.
-MELD_RANKS = "A3456789TJQK"
+_MELD_RANKS = "A3456789TJQK"
 #: Per meld rank: naturals, twos, jokers, natural canastas, mixed canastas.
-MELD_FEATURES = 5
+_MELD_FEATURES = 5
 _PHASES = ("draw", "play", "answer", "over")
 #: Scores (in target scores) and minimums (in the minimum at the target) are clipped here:
 #: a match is decided long before, and the vector stays bounded.
-SCORE_CLIP = 4.0
+_SCORE_CLIP = 4.0
 #: Questions to partner are counted up to this (only the first ones change the rules).
-ASKED_CLIP = 3
+_ASKED_CLIP = 3
 #: The public progress of the turn, one entry each.
-TURN_FIELDS = (
+_TURN_FIELDS = (
     "took_pile",
     "opening",
     "waiting",
@@ -90,27 +90,27 @@ class ObservationEncoder:
         self._numpy = _numpy() is not None if numpy is None else numpy
         players, sides = variant.players, variant.sides
         sections = (
-            ("hand", RANKS),
+            ("hand", _RANKS),
             ("hand_sizes", players),
-            ("known", (players - 1) * RANKS),
-            ("melds", sides * len(MELD_RANKS) * MELD_FEATURES),
+            ("known", (players - 1) * _RANKS),
+            ("melds", sides * len(_MELD_RANKS) * _MELD_FEATURES),
             ("wild_melds", sides * 3),
             ("threes", sides * 2),
             ("opened", sides),
             ("melded", players),
-            ("pile_top", RANKS),
+            ("pile_top", _RANKS),
             ("pile", 3),
-            ("pile_seen", RANKS),
+            ("pile_seen", _RANKS),
             ("stock", 1),
             ("scores", sides),
             ("minimums", sides),
             ("phase", len(_PHASES)),
             ("to_move", players),
             ("dealer", players),
-            ("turn", len(TURN_FIELDS)),
+            ("turn", len(_TURN_FIELDS)),
             ("asked", players),
             ("lone", players),
-            ("discards", players * RANKS),
+            ("discards", players * _RANKS),
         )
         blocks: list[Block] = []
         offset = 0
@@ -123,7 +123,7 @@ class ObservationEncoder:
         self._size = offset
         decks = variant.decks
         # How many cards of each rank index the decks hold (jokers: two a deck).
-        self._copies = tuple(2.0 * decks if r == RANKS - 1 else 4.0 * decks for r in range(RANKS))
+        self._copies = tuple(2.0 * decks if r == _RANKS - 1 else 4.0 * decks for r in range(_RANKS))
         self._minimums: dict[int, float] = {}
         self._cards = 54.0 * decks
         self._minimum_scale = float(max(variant.initial_minimum(variant.target_score), 1))
@@ -141,8 +141,8 @@ class ObservationEncoder:
         at = self._at
         self._per_rank = {
             name: tuple(
-                {rank: at[name] + slot * RANKS + i for i, rank in enumerate(RANK_LETTERS)}
-                for slot in range(self._blocks[name].length // RANKS)
+                {rank: at[name] + slot * _RANKS + i for i, rank in enumerate(_RANK_LETTERS)}
+                for slot in range(self._blocks[name].length // _RANKS)
             )
             for name in ("hand", "known", "pile_top", "pile_seen", "discards")
         }
@@ -151,32 +151,32 @@ class ObservationEncoder:
             {suit: at["threes"] + 2 * rel + (suit in "SC") for suit in "SHDC"}
             for rel in range(sides)
         )
-        self._meld_at = {rank: MELD_RANKS.index(rank) * MELD_FEATURES for rank in MELD_RANKS}
+        self._meld_at = {rank: _MELD_RANKS.index(rank) * _MELD_FEATURES for rank in _MELD_RANKS}
         self._melded_at = tuple(at["melded"] + rel for rel in range(players))
         self._asked_at = tuple(at["asked"] + rel for rel in range(players))
         self._opened_at = tuple(at["opened"] + rel for rel in range(sides))
         # The flags `_entries` lists: the pile's, then the turn's (but its two values).
         self._flag_at = (at["pile"] + 1, at["pile"] + 2) + tuple(
-            at["turn"] + i for i, name in enumerate(TURN_FIELDS) if name not in _TURN_VALUES
+            at["turn"] + i for i, name in enumerate(_TURN_FIELDS) if name not in _TURN_VALUES
         )
         # The entries with a value of their own, in the order `_entries` lists the values.
         valued = [at["hand_sizes"] + rel for rel in range(players)]
         valued += (at[name] + rel for name in ("scores", "minimums") for rel in range(sides))
         valued += (at["pile"], at["stock"])
-        valued += (at["turn"] + TURN_FIELDS.index(name) for name in _TURN_VALUES)
+        valued += (at["turn"] + _TURN_FIELDS.index(name) for name in _TURN_VALUES)
         self._valued = valued
         scale = [1.0] * self._size
         for name in ("hand", "known", "pile_seen", "discards"):
             block = self._blocks[name]
             for i in range(block.length):
-                scale[block.offset + i] = 1.0 / self._copies[i % RANKS]
-        two_share, joker_share = 1.0 / self._copies[1], 1.0 / self._copies[RANKS - 1]
+                scale[block.offset + i] = 1.0 / self._copies[i % _RANKS]
+        two_share, joker_share = 1.0 / self._copies[1], 1.0 / self._copies[_RANKS - 1]
         for rel in range(sides):
             scale[at["threes"] + 2 * rel] = scale[at["threes"] + 2 * rel + 1] = joker_share
             wild = at["wild_melds"] + 3 * rel
             scale[wild], scale[wild + 1] = two_share, joker_share
-            for rank in range(len(MELD_RANKS)):
-                base = at["melds"] + (rel * len(MELD_RANKS) + rank) * MELD_FEATURES
+            for rank in range(len(_MELD_RANKS)):
+                base = at["melds"] + (rel * len(_MELD_RANKS) + rank) * _MELD_FEATURES
                 # As many naturals of a rank as twos: both count in fours a deck.
                 scale[base : base + 3] = (two_share, two_share, joker_share)
         self._scale = scale
@@ -194,17 +194,17 @@ class ObservationEncoder:
         cards, hand_size = self._cards, variant.hand_size
         canastas = cards / 7  # per rank, or wild melds per side: seven cards each
         turns = float(max_deal_moves(variant))  # a seat discards at most once a turn
-        turn_high = [1.0] * len(TURN_FIELDS)
-        turn_high[TURN_FIELDS.index("opening")] = 50 * cards / self._minimum_scale
-        turn_high[TURN_FIELDS.index("waiting")] = cards / hand_size
+        turn_high = [1.0] * len(_TURN_FIELDS)
+        turn_high[_TURN_FIELDS.index("opening")] = 50 * cards / self._minimum_scale
+        turn_high[_TURN_FIELDS.index("waiting")] = cards / hand_size
         high_by_section: dict[str, list[float]] = {
             "hand_sizes": [cards / hand_size],
             "melds": [1.0, 1.0, 1.0, canastas, canastas],
             "wild_melds": [1.0, 1.0, canastas],
-            "scores": [SCORE_CLIP],
-            "minimums": [SCORE_CLIP],
+            "scores": [_SCORE_CLIP],
+            "minimums": [_SCORE_CLIP],
             "turn": turn_high,
-            "asked": [ASKED_CLIP],
+            "asked": [_ASKED_CLIP],
             "discards": [turns / c for c in self._copies],
         }
         low: list[float] = []
@@ -212,7 +212,7 @@ class ObservationEncoder:
         for block in self._layout:
             pattern = high_by_section.get(block.name, [1.0])
             high.extend(pattern[i % len(pattern)] for i in range(block.length))
-            least = -SCORE_CLIP if block.name == "scores" else 0.0
+            least = -_SCORE_CLIP if block.name == "scores" else 0.0
             low.extend([least] * block.length)
         return tuple(low), tuple(high)
 
@@ -296,7 +296,7 @@ class ObservationEncoder:
         ones += compress(self._melded_at, melded[seat:] + melded[:seat])
         if any(asked):
             for entry, questions in zip(self._asked_at, asked[seat:] + asked[:seat], strict=True):
-                ones += [entry] * min(questions, ASKED_CLIP)
+                ones += [entry] * min(questions, _ASKED_CLIP)
         to_move, lone = obs.to_move, obs.lone
         if to_move is not None:
             ones.append(at["to_move"] + (to_move - seat) % players)
@@ -331,7 +331,7 @@ class ObservationEncoder:
         scores = obs.scores
         scores = scores[side:] + scores[:side]
         values = [size / hand_size for size in sizes[seat:] + sizes[:seat]]
-        values += [max(-SCORE_CLIP, min(score / target, SCORE_CLIP)) for score in scores]
+        values += [max(-_SCORE_CLIP, min(score / target, _SCORE_CLIP)) for score in scores]
         values += map(self._minimum, scores)
         values += (
             obs.pile_size / self._cards,
@@ -406,7 +406,7 @@ class ObservationEncoder:
         if kept is not None and kept[0] is melds:
             return kept[1]
         at = self._at
-        base = at["melds"] + rel * len(MELD_RANKS) * MELD_FEATURES
+        base = at["melds"] + rel * len(_MELD_RANKS) * _MELD_FEATURES
         wild = at["wild_melds"] + rel * 3
         found: list[int] = []
         for meld in melds:
@@ -435,7 +435,7 @@ class ObservationEncoder:
         scaled = self._minimums.get(score)
         if scaled is None:
             minimum = self.variant.initial_minimum(score) / self._minimum_scale
-            scaled = self._minimums[score] = min(minimum, SCORE_CLIP)
+            scaled = self._minimums[score] = min(minimum, _SCORE_CLIP)
         return scaled
 
     def __repr__(self) -> str:

@@ -50,12 +50,12 @@ from canasta.variants.base import (
 __all__ = ["ModernAmericanVariant"]
 
 # Spec §3.5.4: 125 below 3000 (negative scores included), 155 from 3000, 180 from 5000.
-MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
+_MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 #: Spec §3.5.9: threes of one colour, by count.
 THREES_BY_COUNT = (0, 100, 300, 500, 1000)
 #: Spec §3.5.11: club features whose rules the engine does not play yet; switching one on
 #: is refused.
-NOT_PLAYED = ("mac_talons", "mac_turn_card", "mac_covered_last_discard")
+_NOT_PLAYED = ("mac_talons", "mac_turn_card", "mac_covered_last_discard")
 
 
 @attrs.frozen(cache_hash=True)
@@ -64,7 +64,7 @@ class ModernAmericanVariant(Variant):
 
     # The MAC flags of spec §5.
 
-    minimum_table: tuple[tuple[int, int], ...] = table_field(MAC_MINIMUMS)
+    minimum_table: tuple[tuple[int, int], ...] = table_field(_MAC_MINIMUMS)
     mac_initial_meld_content: str = choice_field(
         "clean_or_wild", "clean_required", "three_naturals"
     )  # D22
@@ -128,7 +128,7 @@ class ModernAmericanVariant(Variant):
             )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
-        for key in NOT_PLAYED:
+        for key in _NOT_PLAYED:
             if getattr(self, key):
                 raise VariantError(f"option {key!r} is not supported by this library yet")
         # H7: a held three has no use but the straight, a special hand.

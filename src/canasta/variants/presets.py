@@ -14,20 +14,20 @@ from canasta.variants.modern import ModernAmericanVariant
 __all__: list[str] = []
 
 #: Spec §3.1, the reference game: 4 players in 2 partnerships.
-CLASSIC = ClassicVariant(name="classic")
+_CLASSIC = ClassicVariant(name="classic")
 
 #: Spec §3.2: 15 cards, draw 2, two canastas to go out.
-CLASSIC_2P = ClassicVariant(
+_CLASSIC_2P = ClassicVariant(
     name="classic-2p", players=2, sides=2, hand_size=15, draw_count=2, canastas_to_go_out=2
 )
 
 #: Spec §3.3: three players, each alone; 13 cards, draw 2, 7,500.
-CLASSIC_3P = ClassicVariant(
+_CLASSIC_3P = ClassicVariant(
     name="classic-3p", players=3, sides=3, hand_size=13, draw_count=2, target_score=7500
 )
 
 #: Spec §3.3 cutthroat: lone hand vs. a partnership formed by the first pickup.
-CLASSIC_3P_CUTTHROAT = ClassicVariant(
+_CLASSIC_3P_CUTTHROAT = ClassicVariant(
     name="classic-3p-cutthroat",
     players=3,
     sides=3,
@@ -40,7 +40,7 @@ CLASSIC_3P_CUTTHROAT = ClassicVariant(
 )
 
 #: Spec §3.4 default: two sides of three seated alternately, 3 decks.
-CLASSIC_6P = ClassicVariant(
+_CLASSIC_6P = ClassicVariant(
     name="classic-6p",
     players=6,
     sides=2,
@@ -53,7 +53,7 @@ CLASSIC_6P = ClassicVariant(
 )
 
 #: Spec §3.4: three sides of two (partners opposite), 3 decks.
-CLASSIC_6P_3X2 = ClassicVariant(
+_CLASSIC_6P_3X2 = ClassicVariant(
     name="classic-6p-3x2",
     players=6,
     sides=3,
@@ -65,12 +65,12 @@ CLASSIC_6P_3X2 = ClassicVariant(
 )
 
 #: Spec §3.4: three sides of two with 2 decks and 11 cards.
-CLASSIC_6P_3X2_2DECK = ClassicVariant(
+_CLASSIC_6P_3X2_2DECK = ClassicVariant(
     name="classic-6p-3x2-2deck", players=6, sides=3, decks=2, hand_size=11
 )
 
 #: Spec §3.7: the Dutch home rules of seed S4.
-DUTCH_S4 = ClassicVariant(
+_DUTCH_S4 = ClassicVariant(
     name="dutch-s4",
     upcard_skip="none",
     initial_pickup_natural_pair=False,
@@ -80,7 +80,7 @@ DUTCH_S4 = ClassicVariant(
 )
 
 #: Spec §3.5.
-MODERN_AMERICAN = ModernAmericanVariant(
+_MODERN_AMERICAN = ModernAmericanVariant(
     name="modern-american",
     hand_size=13,
     canastas_to_go_out=2,
@@ -89,13 +89,13 @@ MODERN_AMERICAN = ModernAmericanVariant(
 )
 
 BUILTINS: tuple[tuple[Variant, tuple[str, ...]], ...] = (
-    (CLASSIC, ("classic4",)),
-    (CLASSIC_2P, ("classic2",)),
-    (CLASSIC_3P, ("classic3",)),
-    (CLASSIC_3P_CUTTHROAT, ("cutthroat3",)),
-    (CLASSIC_6P, ("six_2x3_3deck",)),
-    (CLASSIC_6P_3X2, ("six_3x2_3deck",)),
-    (CLASSIC_6P_3X2_2DECK, ("six_3x2_2deck",)),
-    (MODERN_AMERICAN, ("mac",)),
-    (DUTCH_S4, ("dutch_s4",)),
+    (_CLASSIC, ("classic4",)),
+    (_CLASSIC_2P, ("classic2",)),
+    (_CLASSIC_3P, ("classic3",)),
+    (_CLASSIC_3P_CUTTHROAT, ("cutthroat3",)),
+    (_CLASSIC_6P, ("six_2x3_3deck",)),
+    (_CLASSIC_6P_3X2, ("six_3x2_3deck",)),
+    (_CLASSIC_6P_3X2_2DECK, ("six_3x2_2deck",)),
+    (_MODERN_AMERICAN, ("mac",)),
+    (_DUTCH_S4, ("dutch_s4",)),
 )
