@@ -47,9 +47,6 @@ MODULES = {
 DELIBERATE = {
     ("canasta", "__version__"): "the version string; the Installing page shows it",
     ("canasta.cli", "main"): "the entry point of the `canasta` command (pyproject scripts)",
-    ("canasta.table", "Turn"): "the type of Observation.turn; not rendered while it holds "
-    "card codes (waiting), which issue 14 item 5 takes out",
-    ("canasta.table", "Group"): "the type of Turn.groups, with Turn",
 }
 
 #: Helpers public by accident in files that another branch is rewriting now: each gets an

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import attrs
 
-from canasta.cards import CARDS, Card
+from canasta.cards import Card
 from canasta.moves import Move
 from canasta.table import Meld
 
@@ -188,7 +188,7 @@ def draw_observation(
     lines.append(f"Your hand ({_seat_label(obs.seat, names)}, {len(obs.hand)} cards):")
     lines.append("    " + _grouped_hand(obs.hand, style))
     if obs.turn.waiting:
-        waiting = style.cards(CARDS[c] for c in obs.turn.waiting)
+        waiting = style.cards(obs.turn.waiting)
         lines.append(f"Pile cards waiting for your opening: {waiting}")
     if obs.to_move is not None and obs.to_move != obs.seat:
         lines.append(f"To move: {_seat_label(obs.to_move, names)} ({obs.phase})")
@@ -231,7 +231,7 @@ def draw_state(
     else:
         lines.append(f"To move: {_seat_label(mover, names)} ({obs.phase})")
         if obs.turn.waiting:
-            waiting = style.cards(CARDS[c] for c in obs.turn.waiting)
+            waiting = style.cards(obs.turn.waiting)
             lines.append(f"Pile cards waiting for the opening: {waiting}")
     lines.append(_BAR)
     return "\n".join(lines)

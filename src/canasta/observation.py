@@ -26,23 +26,22 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from canasta._input import excerpt
-from canasta.cards import CARDS, RANKS, Card, cards_of, format_codes
+from canasta.cards import CARDS, Card, cards_of
 from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Move
 from canasta.table import (
-    NEW_TURN,
     OVER,
-    WILD_RANK,
     Event,
     Meld,
     Memory,
     Note,
     Step,
     Table,
-    Turn,
+    TurnProgress,
     evolve,
     log_events,
+    turn_progress,
 )
 from canasta.variants.base import Variant
 
@@ -124,7 +123,7 @@ class Observation:
     pile_size: int
     frozen: bool
     stock_size: int
-    turn: Turn
+    turn: TurnProgress
     asked: tuple[int, ...]
     lone: int | None
     went_out: int | None
@@ -245,21 +244,21 @@ class Observation:
         return data
 
 
-def _turn_dict(turn: Turn) -> dict[str, Any]:
+def _turn_dict(turn: TurnProgress) -> dict[str, Any]:
     entry: dict[str, Any] = {}
-    for field in attrs.fields(Turn):
+    for field in attrs.fields(TurnProgress):
         value = getattr(turn, field.name)
-        if value == getattr(NEW_TURN, field.name):
+        if value == getattr(_FRESH_TURN, field.name):
             continue
         if field.name == "waiting":
-            value = format_codes(value)
+            value = " ".join(map(str, value))
         elif field.name == "groups":
-            value = [
-                ["*" if g.rank == WILD_RANK else RANKS[g.rank], g.naturals, g.wilds, g.from_hand]
-                for g in value
-            ]
+            value = [list(g) for g in value]
         entry[field.name] = value
     return entry
+
+
+_FRESH_TURN = TurnProgress()
 
 
 def _seat(seat: object, players: int) -> int:
@@ -293,7 +292,7 @@ def _build(
         pile_size=len(pile),
         frozen=table.frozen,
         stock_size=len(table.stock),
-        turn=table.turn,
+        turn=turn_progress(table.turn),
         asked=table.asked,
         lone=table.lone,
         went_out=table.went_out,

@@ -39,8 +39,10 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
     variant lays face up are never dealt into a hand. A player who asked partner (or melded
     black threes) this turn could go out, so such a hidden hand is dealt again until it can:
     the player to move always has a legal move, and after a pending question a "yes" can
-    be honoured. The result gives an observation equal to ``observation`` for the same
-    seat, with the same history.
+    be honoured (when no such deal turns up in 400 tries, which happens with the large
+    hands of the six-player games, the last deal is made without that condition, so its
+    player may have no legal move left). The result gives an observation equal to
+    ``observation`` for the same seat, with the same history.
 
     Args:
         observation: an observation made by `canasta.GameState.observe`.
@@ -50,8 +52,7 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
         A `GameState`.
 
     Raises:
-        PositionError: the observation cannot be completed (it is inconsistent, or no
-            deal of the unseen cards lets the hidden player go out as it must).
+        PositionError: the observation cannot be completed (it is inconsistent).
     """
     rng = rng if rng is not None else random.Random()
     unseen = _unseen(observation)
@@ -69,10 +70,9 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
         state = _deal(observation, cards, rng, fixed)
         if _goes_on(state):
             return state
-    raise PositionError(
-        f"cannot complete the observation: no deal of the unseen cards lets seat {player} "
-        "go out as it must"
-    )
+    # A real observation always has such a deal, but the tries may miss it: deal as if
+    # the hidden player were free, rather than fail a caller whose observation is sound.
+    return _deal(observation, unseen, rng, {})
 
 
 def _unseen(obs: Observation) -> list[int]:
@@ -81,7 +81,7 @@ def _unseen(obs: Observation) -> list[int]:
     used += [c for side in obs.melds for m in side for c in m.codes]
     used += [c.code for side in obs.threes for c in side]
     used += [c.code for c in obs.pile_seen]
-    used += list(obs.turn.waiting)
+    used += [c.code for c in obs.turn.waiting]
     for seat, known_cards in enumerate(obs.known):
         if seat != obs.seat:
             used += [c.code for c in known_cards]

@@ -46,11 +46,12 @@ from canasta.table import (
     RawStep,
     Step,
     Table,
-    Turn,
+    TurnProgress,
     evolve,
     log_events,
     log_of,
     log_steps,
+    turn_progress,
 )
 from canasta.variants.base import Variant
 
@@ -202,9 +203,9 @@ class GameState:
         return self._table.melded_seats
 
     @property
-    def turn(self) -> Turn:
+    def turn(self) -> TurnProgress:
         """The progress of the current turn."""
-        return self._table.turn
+        return turn_progress(self._table.turn)
 
     @property
     def asked(self) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ and `canasta.GameState` is the public face over them. Cards are engine codes her
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
@@ -18,7 +19,7 @@ from canasta.moves import Move
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
 
-__all__ = ["Event", "Group", "Meld", "Note", "ScoreLine", "Turn"]
+__all__ = ["Event", "Meld", "Note", "ScoreLine", "TurnGroup", "TurnProgress"]
 
 #: ``Meld.rank`` of a wild-card meld (spec §3.5.3, D1); it is written ``*`` in moves.
 WILD_RANK = TWO
@@ -153,6 +154,73 @@ class Turn:
 
 
 NEW_TURN = Turn()
+
+
+class TurnGroup(NamedTuple):
+    """Cards of one rank that the player to move melded this turn (``meld:``/``take:``),
+    as `TurnProgress.groups` shows them."""
+
+    #: the rank as move text writes it (``K``, ``T``; ``*`` for the wild meld)
+    rank: str
+    naturals: int
+    wilds: int
+    #: every card came from the hand (not the pile's top card)
+    from_hand: bool
+
+
+@attrs.frozen
+class TurnProgress:
+    """The public progress of the current turn (`GameState.turn`, `Observation.turn`).
+
+    Attributes:
+        took_pile: the player took the pile this turn.
+        opening: value counted toward the side's initial meld so far (while it is not
+            opened).
+        waiting: the pile's cards that join the hand once the initial meld is complete.
+        groups: the cards of each rank melded this turn.
+        laid_off: a card was laid off on a meld the player did not make this turn.
+        melded: a meld or lay-off was made after the draw phase.
+        asked: the player asked partner for permission to go out.
+        permission: partner's answer, None until asked.
+        must_go_out: the player must go out this turn (partner said yes, or black threes
+            were melded).
+        no_discard: a three was drawn as the last stock card: the turn ends without a
+            discard.
+    """
+
+    took_pile: bool = False
+    opening: int = 0
+    waiting: tuple[Card, ...] = ()
+    groups: tuple[TurnGroup, ...] = ()
+    laid_off: bool = False
+    melded: bool = False
+    asked: bool = False
+    permission: bool | None = None
+    must_go_out: bool = False
+    no_discard: bool = False
+
+
+@lru_cache(maxsize=1024)
+def turn_progress(turn: Turn) -> TurnProgress:
+    """The public view of ``turn``: cards as `Card` values, ranks as text. (Cached: most
+    states share a few turns, the fresh one above all.)"""
+    return TurnProgress(
+        took_pile=turn.took_pile,
+        opening=turn.opening,
+        waiting=cards_of(turn.waiting),
+        groups=tuple(
+            TurnGroup(
+                "*" if g.rank == WILD_RANK else RANKS[g.rank], g.naturals, g.wilds, g.from_hand
+            )
+            for g in turn.groups
+        ),
+        laid_off=turn.laid_off,
+        melded=turn.melded,
+        asked=turn.asked,
+        permission=turn.permission,
+        must_go_out=turn.must_go_out,
+        no_discard=turn.no_discard,
+    )
 
 
 # slots=False: the rules copy records through their __dict__ (see `evolve`), which is

@@ -103,7 +103,7 @@ def _all_cards(state: GameState) -> list[int]:
     cards.extend(c.code for c in state.pile + state.stock)
     cards.extend(c for side in state.melds for meld in side for c in meld.codes)
     cards.extend(c.code for side in state.threes for c in side)
-    cards.extend(state.turn.waiting)
+    cards.extend(c.code for c in state.turn.waiting)
     return cards
 
 

@@ -11,13 +11,14 @@ more than their noise.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import statistics
 import time
 from collections.abc import Sequence
 
-from canasta.bots.base import choices
+from canasta.bots.base import NoLegalMoveError, choices
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.sampling import margin
 from canasta.errors import ArgumentError
@@ -122,7 +123,10 @@ class SearchBot:
                 world = sample_state(obs, self.rng)
             except ValueError:
                 break  # an observation sample_state cannot complete (see GreedyBot)
-            rows.append([self._play_out(world.apply(move), obs.side) for move in candidates])
+            # A sampled deal may (rarely) leave a hidden asker unable to go out, as
+            # sample_state allows: it is left out.
+            with contextlib.suppress(NoLegalMoveError):
+                rows.append([self._play_out(world.apply(move), obs.side) for move in candidates])
             if deadline is None:
                 if tries >= deals:
                     break
