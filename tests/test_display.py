@@ -144,3 +144,10 @@ def test_a_rank_is_labelled_as_its_cards_are_written() -> None:
     assert "T: TD" in letters and "10" not in letters
     [symbols] = [line for line in draw_observation(obs, Style()).splitlines() if "10♦" in line]
     assert "10: 10♦" in symbols
+
+
+def test_a_meld_shows_its_cards_not_engine_codes() -> None:
+    state = canasta.new_game("classic", seed=7).play("draw meld:AA* discard:6")
+    meld = state.melds[0][0]
+    assert repr(meld) == "<Meld A: AS AD *>"
+    assert [str(c) for c in meld.cards] == ["AS", "AD", "*"]

@@ -43,12 +43,14 @@ def score_lines(*rows: tuple[str, int]) -> tuple[ScoreLine, ...]:
 DRAW, PLAY, ANSWER, OVER = "draw", "play", "answer", "over"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Meld:
     """A side's meld: its rank and its cards.
 
-    ``rank`` is a natural rank index (A, 4..K), `THREE` for the black
-    threes of a going-out meld, or `WILD_RANK` for a meld of wild cards only.
+    Read it through `cards`, `rank_text`, `naturals`, `wilds`, `size` and `is_canasta`;
+    ``rank`` and ``codes`` are the engine's numbers for them (``rank`` is a natural rank
+    index, `THREE` for the black threes of a going-out meld, or `WILD_RANK` for a meld
+    of wild cards only). ``repr`` shows the cards: ``<Meld A: AS AD *>``.
     """
 
     rank: int
@@ -111,6 +113,9 @@ class Meld:
 
     def __str__(self) -> str:
         return " ".join(str(CARDS[c]) for c in self.codes)
+
+    def __repr__(self) -> str:
+        return f"<Meld {self.rank_text}: {self}>"
 
 
 @attrs.frozen
