@@ -226,7 +226,7 @@ class Observation:
             "frozen": self.frozen,
             "blocked": self.blocked,
             "stock_size": self.stock_size,
-            "turn": _turn_dict(self.turn),
+            "turn": self.turn.to_dict(),
             "asked": list(self.asked),
             "legal_moves": [str(m) for m in self.legal_moves],
             "history": [e.to_dict() for e in self.history],
@@ -242,23 +242,6 @@ class Observation:
         if self.special_hand is not None:
             data["special_hand"] = self.special_hand
         return data
-
-
-def _turn_dict(turn: TurnProgress) -> dict[str, Any]:
-    entry: dict[str, Any] = {}
-    for field in attrs.fields(TurnProgress):
-        value = getattr(turn, field.name)
-        if value == getattr(_FRESH_TURN, field.name):
-            continue
-        if field.name == "waiting":
-            value = " ".join(map(str, value))
-        elif field.name == "groups":
-            value = [list(g) for g in value]
-        entry[field.name] = value
-    return entry
-
-
-_FRESH_TURN = TurnProgress()
 
 
 def _seat(seat: object, players: int) -> int:

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from canasta._input import json_excerpt
 from canasta._rules.facts import hand_counts
 from canasta._rules.generate import legal_moves
@@ -44,6 +46,8 @@ from canasta.table import (
     Memory,
     Table,
     Turn,
+    TurnProgress,
+    turn_progress,
 )
 from canasta.variants import from_config, get
 from canasta.variants.base import Variant
@@ -75,18 +79,7 @@ _KEYS = {
     "known",
     "discarded",
 }
-_TURN_KEYS = {
-    "took_pile",
-    "opening",
-    "waiting",
-    "groups",
-    "laid_off",
-    "melded",
-    "asked",
-    "permission",
-    "must_go_out",
-    "no_discard",
-}
+_TURN_KEYS = frozenset(attrs.fields_dict(TurnProgress))
 
 
 def _variant_entry(variant: Variant) -> str | dict[str, Any]:
@@ -114,26 +107,7 @@ def to_dict(st: Table, memory: Memory) -> dict[str, Any]:
     if st.opened != _derived_opened(st.melds):
         data["opened"] = list(st.opened)
     if st.turn != NEW_TURN:
-        turn = st.turn
-        entry: dict[str, Any] = {}
-        for key in sorted(_TURN_KEYS):
-            value = getattr(turn, key)
-            if value == getattr(NEW_TURN, key):
-                continue
-            if key == "waiting":
-                value = format_codes(value)
-            elif key == "groups":
-                value = [
-                    [
-                        "*" if g.rank == WILD_RANK else RANKS[g.rank],
-                        g.naturals,
-                        g.wilds,
-                        g.from_hand,
-                    ]
-                    for g in value
-                ]
-            entry[key] = value
-        data["turn"] = entry
+        data["turn"] = turn_progress(st.turn).to_dict()
     if st.lone is not None:
         data["lone"] = st.lone
     if st.courtesy is not None:

@@ -204,28 +204,37 @@ class TurnProgress:
     must_go_out: bool = False
     no_discard: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: the fields that differ from a fresh turn, by name, cards as
+        text and each group as ``[rank, naturals, wilds, from_hand]`` (as positions write
+        them)."""
+        entry: dict[str, Any] = {}
+        for field in sorted(attrs.fields_dict(TurnProgress)):
+            value = getattr(self, field)
+            if value == getattr(_FRESH, field):
+                continue
+            if field == "waiting":
+                value = " ".join(map(str, value))
+            elif field == "groups":
+                value = [list(g) for g in value]
+            entry[field] = value
+        return entry
+
+
+_FRESH = TurnProgress()
+
 
 @lru_cache(maxsize=1024)
 def turn_progress(turn: Turn) -> TurnProgress:
     """The public view of ``turn``: cards as `Card` values, ranks as text. (Cached: most
     states share a few turns, the fresh one above all.)"""
-    return TurnProgress(
-        took_pile=turn.took_pile,
-        opening=turn.opening,
-        waiting=cards_of(turn.waiting),
-        groups=tuple(
-            TurnGroup(
-                "*" if g.rank == WILD_RANK else RANKS[g.rank], g.naturals, g.wilds, g.from_hand
-            )
-            for g in turn.groups
-        ),
-        laid_off=turn.laid_off,
-        melded=turn.melded,
-        asked=turn.asked,
-        permission=turn.permission,
-        must_go_out=turn.must_go_out,
-        no_discard=turn.no_discard,
+    groups = tuple(
+        TurnGroup("*" if g.rank == WILD_RANK else RANKS[g.rank], g.naturals, g.wilds, g.from_hand)
+        for g in turn.groups
     )
+    # Every other field (the flags, the opening value) carries over as it is.
+    fields = attrs.asdict(turn, recurse=False)
+    return TurnProgress(**{**fields, "waiting": cards_of(turn.waiting), "groups": groups})
 
 
 # slots=False: the rules copy records through their __dict__ (see `evolve`), which is
