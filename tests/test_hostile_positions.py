@@ -203,6 +203,10 @@ def test_a_failing_rule_of_a_plugin_variant_names_the_variant_and_the_rule() -> 
         state.check("meld:KKK")
     with pytest.raises(canasta.VariantError, match="natural_meld_reason"):
         state.apply("meld:KKK")
+    # Reading a position runs the rules too (its melds are checked, its legal moves found).
+    broken_melds = _BrokenMelds(name="broken-melds")
+    with pytest.raises(canasta.VariantError, match=r"'broken-melds'.*'natural_meld_reason'"):
+        GameState.from_dict({**POSITION, "variant": broken_melds, "melds": [["TH TS TD"], []]})
     over = GameState.from_dict(
         {"variant": "classic", "phase": "over", "to_move": None, "hands": ["", "4C", "4D", "4H"]}
     )

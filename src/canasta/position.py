@@ -33,7 +33,7 @@ from canasta.cards import (
     parse_codes,
 )
 from canasta.errors import CanastaError, NotationError, PositionError
-from canasta.moves import NO, YES
+from canasta.moves import NO, YES, Moves
 from canasta.table import (
     ANSWER,
     DRAW,
@@ -277,7 +277,8 @@ def _memory(data: Mapping[str, Any], hands: tuple[tuple[int, ...], ...]) -> Memo
     return Memory(known=tuple(known), discarded=discarded)
 
 
-def from_dict(data: Any) -> tuple[Table, Memory]:
+def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
+    """The table and memory of a position, and its legal moves (checked on the way)."""
     if not isinstance(data, Mapping):
         raise _fail(f"a position must be a mapping, got {type(data).__name__}")
     unknown = set(data) - _KEYS
@@ -465,7 +466,8 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         last_three=last_three,
     )
     _check_opening_melds(table)
-    if phase != OVER and not legal_moves(table):
+    legal = legal_moves(table)
+    if phase != OVER and not legal:
         # What no position reached by play can be: its player can neither play nor end.
         raise _fail(
             f"seat {to_move} has no legal move and the deal is not over (for example it "
@@ -477,7 +479,7 @@ def from_dict(data: Any) -> tuple[Table, Memory]:
         for answer in (YES, NO):
             if not legal_moves(commit(table, Decision(answer, (), None))):
                 raise _fail(f"phase answer: the seat that asked could not play on after {answer}")
-    return table, _memory(data, hands)
+    return table, _memory(data, hands), legal
 
 
 def _check_held_threes(

@@ -62,19 +62,20 @@ _T = TypeVar("_T")
 _P = ParamSpec("_P")
 
 
-def _hook_failure(variant: Variant, exc: Exception) -> VariantError | None:
+def _hook_failure(exc: Exception) -> VariantError | None:
     """The error to raise for ``exc``, raised inside a rule hook of a plugin variant: a
     `VariantError` naming the variant and the hook. None for anything else (the library's
     own variants and code raise only the documented errors)."""
-    if isinstance(exc, CanastaError) or type(variant).__module__.startswith("canasta."):
+    if isinstance(exc, CanastaError):
         return None
-    hook = None
+    hook = variant = None
     trace = exc.__traceback__
     while trace is not None:
-        if trace.tb_frame.f_locals.get("self") is variant:
-            hook = trace.tb_frame.f_code.co_name
+        owner = trace.tb_frame.f_locals.get("self")
+        if isinstance(owner, Variant) and not type(owner).__module__.startswith("canasta."):
+            hook, variant = trace.tb_frame.f_code.co_name, owner
         trace = trace.tb_next
-    if hook is None:
+    if variant is None:
         return None
     return VariantError(
         f"variant {variant.name!r}: its rule {hook!r} raised {type(exc).__name__}: {exc}"
@@ -91,7 +92,7 @@ def _guarded(
         try:
             return method(self, *args, **kwargs)
         except Exception as exc:
-            error = _hook_failure(self._table.variant, exc)
+            error = _hook_failure(exc)
             if error is None:
                 raise
             raise error from exc
@@ -300,7 +301,7 @@ class GameState:
             try:
                 legal = legal_moves(self._table)
             except Exception as exc:  # the hot path: no wrapper around the call
-                error = _hook_failure(self._table.variant, exc)
+                error = _hook_failure(exc)
                 if error is None:
                     raise
                 raise error from exc
@@ -353,7 +354,7 @@ class GameState:
             if decision is not None:
                 return self._advance(decision)
         except Exception as exc:  # the hot path: no wrapper around the call
-            error = _hook_failure(self._table.variant, exc)
+            error = _hook_failure(exc)
             if error is None:
                 raise
             raise error from exc
@@ -419,8 +420,16 @@ class GameState:
     def from_dict(cls, data: dict[str, Any]) -> GameState:
         """Read a position; raises PositionError on bad input."""
         # api.md §6.
-        table, memory = from_dict(data)
-        return cls(table, memory)
+        try:
+            table, memory, legal = from_dict(data)
+        except Exception as exc:  # checking the position runs the variant's rule hooks
+            error = _hook_failure(exc)
+            if error is None:
+                raise
+            raise error from exc
+        state = cls(table, memory)
+        _set_attr(state, "_legal", legal)  # found while the position was checked
+        return state
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
