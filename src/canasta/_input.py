@@ -53,6 +53,13 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= 4 * limit else f"{text[: 4 * limit]}... ({len(text)} characters)"
 
 
+def seat(value: object, players: int, error: type[Exception]) -> int:
+    """``value`` if it is a seat of a deal of ``players`` players, else raise ``error``."""
+    if type(value) is not int or not 0 <= value < players:
+        raise error(f"seat must be from 0 to {players - 1}, got {excerpt(value)}")
+    return value
+
+
 def json_excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     """``value`` as JSON for a message about JSON input (``true``, ``null``, ``"KH"``),
     cut short when long; `excerpt` for what JSON cannot write."""

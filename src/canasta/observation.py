@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from canasta._input import excerpt
+from canasta import _input
 from canasta.cards import CARDS, Card, cards_of
 from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
@@ -166,7 +166,7 @@ class Observation:
         """The side whose melds ``seat`` (default: this seat) plays on: its own side, except
         in 3-player cutthroat once the lone hand is known, when the two partners share the
         melds listed under the first partner."""
-        seat = self.seat if seat is None else _seat(seat, self.variant.players)
+        seat = self.seat if seat is None else _input.seat(seat, self.variant.players, ArgumentError)
         return self._template.meld_side(seat)
 
     @property
@@ -244,17 +244,11 @@ class Observation:
         return data
 
 
-def _seat(seat: object, players: int) -> int:
-    if not (type(seat) is int and 0 <= seat < players):
-        raise ArgumentError(f"seat must be from 0 to {players - 1}, got {excerpt(seat)}")
-    return seat
-
-
 def _build(
     table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""
-    seat = _seat(seat, table.variant.players)
+    seat = _input.seat(seat, table.variant.players, ArgumentError)
     hands = table.hands
     hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile

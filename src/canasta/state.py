@@ -239,11 +239,7 @@ class GameState:
     def hand(self, seat: int) -> tuple[Card, ...]:
         """A seat's hand as cards; raises ArgumentError for a seat the deal does not have."""
         hands = self._table.hands
-        if type(seat) is not int or not 0 <= seat < len(hands):
-            raise ArgumentError(
-                f"seat must be from 0 to {len(hands) - 1}, got {_input.excerpt(seat)}"
-            )
-        return cards_of(hands[seat])
+        return cards_of(hands[_input.seat(seat, len(hands), ArgumentError)])
 
     @property
     def pile_top(self) -> Card | None:
@@ -257,8 +253,8 @@ class GameState:
         """The side whose melds ``seat`` plays on: its own side, except in 3-player
         cutthroat once the lone hand is known, when the two partners share the melds listed
         under the first partner."""
-        self.hand(seat)  # the same check of the seat
-        return self._table.meld_side(seat)
+        table = self._table
+        return table.meld_side(_input.seat(seat, table.variant.players, ArgumentError))
 
     def with_stock_top(self, cards: Iterable[Card] | str) -> GameState:
         """This deal with ``cards`` (`Card` values or card text) on top of the stock, in
