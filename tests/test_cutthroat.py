@@ -11,22 +11,29 @@ from helpers import bag, melds, play, position, state_of
 CUTTHROAT = "classic-3p-cutthroat"
 
 
-def _partnership(hand_c: str, partnership_melds: list[str]) -> GameState:
-    """A took the pile (lone hand, seat 0); seat 2 (C) is to play; the partnership's melds
-    are listed under seat 1 (B)."""
+def _seat_2_to_play(hand_c: str, melds: list[list[str]], lone: int | None = 0) -> GameState:
+    """Seat 2 (C) is to play ``hand_c``; seat 0 (A) is the lone hand unless ``lone`` is
+    None; ``melds`` per seat."""
+    extra = {} if lone is None else {"lone": lone}
     return state_of(
         position(
             variant=CUTTHROAT,
             hands={0: "KC QC 7C", 1: "4D 4H 5S", 2: hand_c},
             pile="8D",
             stock="6H 4C 8C JD",
-            melds=[["AS AH AD"], partnership_melds, []],
+            melds=melds,
             to_move=2,
             phase="play",
-            lone=0,
             opened=[True, True, True],
+            **extra,
         )
     )
+
+
+def _partnership(hand_c: str, partnership_melds: list[str]) -> GameState:
+    """A took the pile (lone hand, seat 0); seat 2 (C) is to play; the partnership's melds
+    are listed under seat 1 (B)."""
+    return _seat_2_to_play(hand_c, [["AS AH AD"], partnership_melds, []])
 
 
 def test_ex35b_partner_lays_off_on_the_partnership_melds_and_goes_out() -> None:
@@ -87,17 +94,10 @@ def test_going_out_counts_the_partnership_canastas() -> None:
     """Each partner has one canasta; with two needed, neither could go out alone."""
     state = _partnership("TS TD", ["9S 9S 9H 9H 9D 9D 9C", "TS TH TH TC 2C 2D JK"])
     assert state.is_legal("add:T+TT")
-    alone = state_of(
-        position(
-            variant=CUTTHROAT,
-            hands={0: "KC QC 7C", 1: "4D 4H 5S", 2: "TS TD"},
-            pile="8D",
-            stock="6H 4C 8C JD",
-            melds=[["AS AH AD"], ["9S 9S 9H 9H 9D 9D 9C"], ["TS TH TH TC 2C 2D JK"]],
-            to_move=2,
-            phase="play",
-            opened=[True, True, True],
-        )
+    alone = _seat_2_to_play(
+        "TS TD",
+        [["AS AH AD"], ["9S 9S 9H 9H 9D 9D 9C"], ["TS TH TH TC 2C 2D JK"]],
+        lone=None,
     )
     assert alone.check("add:T+TT") is IllegalReason.HAND_SIZE  # it would empty the hand
 
