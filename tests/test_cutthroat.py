@@ -3,6 +3,8 @@ guide, three players: EX-35b and the rulings under it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import canasta
 import canasta.display
 from canasta import GameState, IllegalReason
@@ -14,7 +16,7 @@ CUTTHROAT = "classic-3p-cutthroat"
 def _seat_2_to_play(hand_c: str, melds: list[list[str]], lone: int | None = 0) -> GameState:
     """Seat 2 (C) is to play ``hand_c``; seat 0 (A) is the lone hand unless ``lone`` is
     None; ``melds`` per seat."""
-    extra = {} if lone is None else {"lone": lone}
+    extra: dict[str, Any] = {} if lone is None else {"lone": lone}
     return state_of(
         position(
             variant=CUTTHROAT,
