@@ -195,6 +195,49 @@ def test_tensors_and_strings_are_the_seats_observations() -> None:
 
 @pytest.mark.parametrize("chance", CHANCE_MODES)
 @pytest.mark.parametrize("name", ["classic", "modern-american", "classic-3p-cutthroat"])
+def test_the_python_shortcuts_give_what_openspiel_gives(name: str, chance: str) -> None:
+    # The state answers legal_actions and the tensors in Python, past OpenSpiel's round
+    # trip through C++: the same values (tensors to the last float32 bit), for every
+    # player, at every kind of node, from the first chance node to the end.
+    game = _load(name, chance)
+    state: CanastaState = game.new_initial_state()
+    rng = random.Random(7)
+    players = range(game.num_players())
+    kinds = set()
+    while True:
+        current = state.current_player()
+        kinds.add("chance" if state.is_chance_node() else "over" if state.is_terminal() else "seat")
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in (*players, current):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        for player in players:
+            tensor = state.observation_tensor(player)
+            assert type(tensor) is list and tensor == pyspiel.State.observation_tensor(
+                state, player
+            )
+            assert state.information_state_tensor(player) == (
+                pyspiel.State.information_state_tensor(state, player)
+            )
+        if state.is_terminal():
+            break
+        if current >= 0:
+            assert state.observation_tensor() == state.observation_tensor(current)
+        if state.is_chance_node():
+            _chance(state, rng)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert kinds == {"chance", "seat", "over"}
+    with pytest.raises(RLError, match="seat from 0"):
+        state.observation_tensor()  # the end: no player to move
+    with pytest.raises(RLError, match="seat from 0"):
+        state.information_state_tensor(game.num_players())
+    seat_to_move = _dealt(game, seed=2)
+    with pytest.raises(RLError, match="neither a seat"):
+        seat_to_move.legal_actions(-1)
+
+
+@pytest.mark.parametrize("chance", CHANCE_MODES)
+@pytest.mark.parametrize("name", ["classic", "modern-american", "classic-3p-cutthroat"])
 def test_resampling_keeps_the_information_state(name: str, chance: str) -> None:
     game = _load(name, chance)
     state = _dealt(game, seed=4)

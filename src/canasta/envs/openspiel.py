@@ -53,6 +53,12 @@ CARDS: tuple[Card, ...] = (
     Card("*"),
 )
 _CARD_ID = {card: i for i, card in enumerate(CARDS)}
+# OpenSpiel's players that are not seats (looked up once: OpenSpiel calls current_player
+# several times a move).
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+#: What a seat remembers of the deal: left out of the observation without perfect recall.
+_MEMORY_SECTIONS = ("known", "discards")
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -87,6 +93,17 @@ class _Rules:
         self.per_draw = chance == "draw"
         self.actions = ActionSpace(variant)
         self.encoder = ObservationEncoder(variant, numpy=True)
+        # Where a state's tensor for Python callers is made, before it becomes a list.
+        self.scratch = np.zeros(self.encoder.size, np.float32)
+        # The (offset, length) of the sections an observer may leave out.
+        self.memory = tuple(
+            (block.offset, block.length)
+            for block in self.encoder.layout
+            if block.name in _MEMORY_SECTIONS
+        )
+        self.hand = tuple(
+            (block.offset, block.length) for block in self.encoder.layout if block.name == "hand"
+        )
         self.deck = tuple(variant.decks * (2 if c.is_joker else 1) for c in CARDS)
         self.cards = sum(self.deck)
         # The deal takes at least the hands' cards before it takes any from the stock.
@@ -241,11 +258,66 @@ class CanastaState(pyspiel.State):
         core = self._core
         state = core.state
         if state is None or core.pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if state.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert state.to_move is not None
-        return state.to_move
+            return _CHANCE
+        to_move = state.to_move
+        # None once the deal is over.
+        return _TERMINAL if to_move is None else to_move
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor of ``player`` (default: the player to move), as
+        OpenSpiel's own ``observation_tensor`` gives it, made here without its round trip
+        through C++ (which also builds an initial state each time, to learn the size).
+
+        Raises:
+            RLError: ``player`` is not a seat.
+        """
+        return self._tensor(player, memory=False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information state tensor of ``player`` (default: the player to move), as
+        OpenSpiel's own ``information_state_tensor`` gives it (made likewise).
+
+        Raises:
+            RLError: ``player`` is not a seat.
+        """
+        return self._tensor(player, memory=True)
+
+    def _tensor(self, player: int | None, *, memory: bool) -> list[float]:
+        core = self._core
+        rules = core.rules
+        if player is None:
+            player = self.current_player()
+        players = rules.variant.players
+        if player not in range(players) or isinstance(player, bool | float):
+            raise RLError(f"player must be a seat from 0 to {players - 1}, got {player!r}")
+        if core.state is None:
+            return [0.0] * rules.encoder.size
+        # Made in float32, as OpenSpiel makes tensors: the same values to the last bit.
+        vector = rules.encoder.encode(core.state.observe(int(player)), out=rules.scratch)
+        if not memory:
+            _forget(vector, rules.memory)
+        tensor: list[float] = vector.tolist()
+        return tensor
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to move), sorted, as
+        OpenSpiel's own ``legal_actions`` gives them (at a chance node the chance outcomes,
+        for any player; none for a seat not to move, or at the end), without its round
+        trip through C++.
+
+        Raises:
+            RLError: ``player`` is neither a seat nor the player to move.
+        """
+        current = self.current_player()
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:
+            return [card for card, count in enumerate(self._core.left) if count]
+        if player is None or player == current:
+            return self._legal_actions(current)
+        if player not in range(self._core.rules.variant.players):
+            raise RLError(f"player {player!r} is neither a seat nor the player to move")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._core.state
@@ -281,7 +353,7 @@ class CanastaState(pyspiel.State):
                 self._core = _Core(rules, core.deck, after, core.left)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             return f"{'deal' if self._core.state is None else 'stock'}:{CARDS[action]}"
         return self._core.rules.actions.name(action)
 
@@ -365,9 +437,13 @@ def _draw(core: _Core, card: int) -> _Core:
     return _Core(rules, core.deck, after, left)
 
 
-#: What a seat remembers of the deal: left out of the observation without perfect recall.
-_MEMORY_SECTIONS = ("known", "discards")
 _MEMORY_KEYS = ("history", "known", "discarded")
+
+
+def _forget(vector: np.ndarray, sections: tuple[tuple[int, int], ...]) -> None:
+    """Zero the ``(offset, length)`` sections of ``vector``."""
+    for offset, length in sections:
+        vector[offset : offset + length] = 0.0
 
 
 class CanastaObserver:
@@ -394,12 +470,12 @@ class CanastaObserver:
         if deal is None:
             self.tensor.fill(0.0)
             return
-        self._rules.encoder.encode(deal.observe(player), out=self.tensor)
+        rules = self._rules
+        rules.encoder.encode(deal.observe(player), out=self.tensor)
         if not self._memory:
-            for name in _MEMORY_SECTIONS:
-                self.dict[name].fill(0.0)
+            _forget(self.tensor, rules.memory)
         if not self._private:
-            self.dict["hand"].fill(0.0)
+            _forget(self.tensor, rules.hand)
 
     def string_from(self, state: CanastaState, player: int) -> str:
         core = state._core

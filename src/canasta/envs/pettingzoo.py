@@ -115,6 +115,7 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
         self._seed = seed
         self._rng: random.Random | None = None
         self._match: Match | None = None
+        self._paid = False  # the last step paid rewards
 
     # -- spaces ------------------------------------------------------------------------
 
@@ -159,6 +160,7 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._paid = False
         self._select()
 
     def _select(self) -> None:
@@ -193,9 +195,14 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
             self._penalize(agent)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Only the end of a deal pays: the rewards are cleared and added up after a step
+        # that paid, not after every move.
+        if self._paid:
+            self._clear_rewards()
+            self._paid = False
         self._play(move)
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -223,6 +230,7 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
             self._select()
 
     def _pay(self, scores: tuple[int, ...]) -> None:
+        self._paid = True
         for agent, reward in zip(self.possible_agents, rewards(self.variant, scores), strict=True):
             self.rewards[agent] = reward
 

@@ -322,9 +322,11 @@ class ActionSpace:
         return index
 
     def _check_state(self, state: GameState) -> None:
-        if state.variant != self.variant:
+        variant = state.variant
+        # Comparing every option of two variants costs more than the rest of legal().
+        if variant is not self.variant and variant != self.variant:
             raise RLError(
-                f"the state is a deal of variant {state.variant.name!r}, but this action "
+                f"the state is a deal of variant {variant.name!r}, but this action "
                 f"space is for {self.variant.name!r}"
             )
 

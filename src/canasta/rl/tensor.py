@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import functools
 import operator
-from itertools import compress
+import struct
+from itertools import chain
 from typing import Any
 
 from canasta.cards import Card
 from canasta.observation import Observation
 from canasta.rl.actions import Block, RLError
 from canasta.rl.rewards import max_deal_moves
-from canasta.table import Meld
+from canasta.table import Meld, TurnProgress
 from canasta.variants.base import Variant
 
 __all__ = ["ObservationEncoder"]
@@ -52,12 +53,16 @@ _TURN_FIELDS = (
 )
 
 
-_RANK = operator.attrgetter("rank")
-_SUIT = operator.attrgetter("suit")
 #: How many card tuples and melds an encoder keeps the entries of (a few deals' worth).
 _KEPT = 4096
-#: The turn's entries with a value (the others are flags).
-_TURN_VALUES = ("opening", "waiting")
+#: What a kept entry was read from (the first item of its key).
+_COUNTS, _KNOWN, _DISCARDS, _MELDS, _SIDE_MELDS, _THREES, _TURN = range(7)
+#: A kept entry: what it was read from, the values read, and their float32 bytes (for
+#: NumPy output).
+_Kept = tuple[Any, list[float], bytes]
+_RANK = operator.attrgetter("rank")
+#: A flag's value in the vector, by the flag.
+_FLAG = (0.0, 1.0)
 
 
 @functools.cache
@@ -131,62 +136,60 @@ class ObservationEncoder:
         self._tables()
 
     def _tables(self) -> None:
-        """Index tables, so that encoding reads each card once, mostly in C.
+        """What encoding reads and writes through, so that it reads each card once.
 
-        An observation becomes a list of the entries that a card or a flag raises by one
-        (counts, scaled by `_scale` at the end), and the values of the entries in
-        `_valued` (sizes, scores, minimums).
+        The vector is five runs of sections: (1) the hand and the hand sizes, (2) the
+        known cards, (3) the melds, wild melds and threes, (4) the small sections from
+        ``opened`` to ``lone``, (5) the discards. Runs 2, 3 and 5 change only when a seat
+        discards, takes the pile or melds: they are kept, by the identity of the
+        observation's tuples (successive observations share them). Runs 1 and 4 are
+        listed afresh, from pieces kept likewise (the hand's and the pile's counts).
         """
-        players, sides = self.variant.players, self.variant.sides
-        at = self._at
-        self._per_rank = {
-            name: tuple(
-                {rank: at[name] + slot * _RANKS + i for i, rank in enumerate(_RANK_LETTERS)}
-                for slot in range(self._blocks[name].length // _RANKS)
-            )
-            for name in ("hand", "known", "pile_top", "pile_seen", "discards")
+        players = self.variant.players
+        names = [b.name for b in self._layout]
+        runs = [
+            ["hand", "hand_sizes"],
+            ["known"],
+            ["melds", "wild_melds", "threes"],
+            names[names.index("opened") : names.index("discards")],
+            ["discards"],
+        ]
+        # The runs cover the layout in order: the fresh lists and kept arrays join as they are.
+        assert [name for run in runs for name in run] == names
+        self._head = sum(self._blocks[name].length for name in runs[0])
+        fresh = self._head + sum(self._blocks[name].length for name in runs[3])
+        self._pack = struct.Struct(f"={fresh}f").pack
+        self._unpack = struct.Struct(f"={self._size}f").unpack
+        # Per rank index: a card's share of its rank's copies in the decks.
+        self._rank_share = tuple(1.0 / c for c in self._copies)
+        self._meld_at = {rank: i * _MELD_FEATURES for i, rank in enumerate(_MELD_RANKS)}
+        self._side_length = len(_MELD_RANKS) * _MELD_FEATURES
+        two_share, joker_share = self._rank_share[1], self._rank_share[_RANKS - 1]
+        # As many naturals of a rank as twos: both count in fours a deck. Canastas count
+        # as they are.
+        self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS)
+        self._wild_share = (two_share, joker_share, 1.0)
+        self._three_share = joker_share  # two red threes a deck, and two black
+        self._no_ranks = (0.0,) * _RANKS
+        self._one_rank = {
+            rank: tuple(1.0 if j == i else 0.0 for j in range(_RANKS))
+            for i, rank in enumerate(_RANK_LETTERS)
         }
-        # Threes by suit, per side: red first, then black.
-        self._three_at = tuple(
-            {suit: at["threes"] + 2 * rel + (suit in "SC") for suit in "SHDC"}
-            for rel in range(sides)
+        self._no_seat = (0.0,) * players
+        self._one_seat = tuple(
+            tuple(1.0 if j == rel else 0.0 for j in range(players)) for rel in range(players)
         )
-        self._meld_at = {rank: _MELD_RANKS.index(rank) * _MELD_FEATURES for rank in _MELD_RANKS}
-        self._melded_at = tuple(at["melded"] + rel for rel in range(players))
-        self._asked_at = tuple(at["asked"] + rel for rel in range(players))
-        self._opened_at = tuple(at["opened"] + rel for rel in range(sides))
-        # The flags `_entries` lists: the pile's, then the turn's (but its two values).
-        self._flag_at = (at["pile"] + 1, at["pile"] + 2) + tuple(
-            at["turn"] + i for i, name in enumerate(_TURN_FIELDS) if name not in _TURN_VALUES
-        )
-        # The entries with a value of their own, in the order `_entries` lists the values.
-        valued = [at["hand_sizes"] + rel for rel in range(players)]
-        valued += (at[name] + rel for name in ("scores", "minimums") for rel in range(sides))
-        valued += (at["pile"], at["stock"])
-        valued += (at["turn"] + _TURN_FIELDS.index(name) for name in _TURN_VALUES)
-        self._valued = valued
-        scale = [1.0] * self._size
-        for name in ("hand", "known", "pile_seen", "discards"):
-            block = self._blocks[name]
-            for i in range(block.length):
-                scale[block.offset + i] = 1.0 / self._copies[i % _RANKS]
-        two_share, joker_share = 1.0 / self._copies[1], 1.0 / self._copies[_RANKS - 1]
-        for rel in range(sides):
-            scale[at["threes"] + 2 * rel] = scale[at["threes"] + 2 * rel + 1] = joker_share
-            wild = at["wild_melds"] + 3 * rel
-            scale[wild], scale[wild + 1] = two_share, joker_share
-            for rank in range(len(_MELD_RANKS)):
-                base = at["melds"] + (rel * len(_MELD_RANKS) + rank) * _MELD_FEATURES
-                # As many naturals of a rank as twos: both count in fours a deck.
-                scale[base : base + 3] = (two_share, two_share, joker_share)
-        self._scale = scale
-        if self._numpy:
-            np = _numpy()
-            self._scale_array = np.asarray(scale)
-            self._valued_array = np.asarray(valued, dtype=np.intp)
-        # Observations share their card tuples and melds from state to state (equal cards
-        # come as the same tuple): their entries are kept by identity.
-        self._kept: dict[tuple[int, ...], tuple[Any, list[int]]] = {}
+        self._one_phase = {
+            phase: tuple(1.0 if other == phase else 0.0 for other in _PHASES) for phase in _PHASES
+        }
+        hand_size, cards = self.variant.hand_size, int(self._cards)
+        # Sizes as shares, by size: of the hand size (hands), of the decks (pile, stock).
+        self._of_hand = tuple(n / hand_size for n in range(cards + 1))
+        self._of_cards = tuple(n / self._cards for n in range(cards + 1))
+        self._score_runs: dict[tuple[tuple[int, ...], int], list[float]] = {}
+        # What the encoder read from card tuples and melds, by the identity of the
+        # tuples it read: a kept entry holds them, so their ids are not reused meanwhile.
+        self._kept: dict[tuple[int, ...], _Kept] = {}
 
     def _section_bounds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The least and greatest value of every entry (see `bounds`)."""
@@ -259,176 +262,204 @@ class ObservationEncoder:
             )
         if out is not None and len(out) != self._size:
             raise RLError(f"out holds {len(out)} values, the encoder writes {self._size}")
-        ones, values = self._entries(observation)
+        seat, side = observation.seat, observation.side
+        known = self._known(observation.known, seat)
+        melds = self._side_cards(observation.melds, observation.threes, side)
+        discards = self._discards(observation.discarded, seat)
+        fresh = self._fresh(observation)
+        head = self._head
         np = _numpy() if self._numpy else None
         if np is not None and (out is None or isinstance(out, np.ndarray)):
-            # Count the entries and scale the counts in C.
-            counts = np.bincount(ones, minlength=self._size)
+            # The runs as float32 bytes, joined: far cheaper than NumPy calls on vectors
+            # this small.
+            packed = self._pack(*fresh)
+            cut = 4 * head
+            data = b"".join((packed[:cut], known[2], melds[2], packed[cut:], discards[2]))
             if out is None:
-                out = np.empty(self._size, dtype=np.float32)
-            np.multiply(counts, self._scale_array, out=out, casting="unsafe")
-            out[self._valued_array] = values
+                return np.frombuffer(bytearray(data), dtype=np.float32)
+            out[:] = np.frombuffer(data, dtype=np.float32)
             return out
-        vector = [0.0] * self._size
-        for i in ones:
-            vector[i] += 1.0
-        vector = [x * k for x, k in zip(vector, self._scale, strict=True)]
-        for i, value in zip(self._valued, values, strict=True):
-            vector[i] = value
+        if self._numpy:
+            # A list buffer of a NumPy encoder: its kept runs are bytes only.
+            packed = self._pack(*fresh)
+            cut = 4 * head
+            data = b"".join((packed[:cut], known[2], melds[2], packed[cut:], discards[2]))
+            out[:] = self._unpack(data)
+            return out
+        vector = fresh[:head] + known[1] + melds[1] + fresh[head:] + discards[1]
         if out is None:
             return vector
         out[:] = vector
         return out
 
-    def _entries(self, obs: Observation) -> tuple[list[int], list[float]]:
-        """The entries that the observation's cards and flags raise by one (repeated for
-        a count), and the values of the entries in `_valued`."""
-        variant = self.variant
-        players = variant.players
+    def _fresh(self, obs: Observation) -> list[float]:
+        """Runs 1 and 4 of the vector (see `_tables`), one after the other."""
+        players = self.variant.players
         seat, side = obs.seat, obs.side
-        at = self._at
-        per_rank = self._per_rank
-        indices = self._indices
-        ones = indices(obs.hand, per_rank["hand"][0], _RANK)
-        ones = ones + indices(obs.pile_seen, per_rank["pile_seen"][0], _RANK)
-        ones += self._seat_cards(obs.known, obs.discarded, seat)
-        melded, asked = obs.melded_seats, obs.asked
-        ones += compress(self._melded_at, melded[seat:] + melded[:seat])
+        sizes, opened, melded, asked = obs.hand_sizes, obs.opened, obs.melded_seats, obs.asked
+        to_move, lone, top = obs.to_move, obs.lone, obs.pile_top
+        of_cards, one_seat = self._of_cards, self._one_seat
+        fresh = self._counted(obs.hand)[1][:]
+        fresh += map(self._of_hand.__getitem__, sizes[seat:] + sizes[:seat])
+        fresh += map(_FLAG.__getitem__, opened[side:] + opened[:side])
+        fresh += map(_FLAG.__getitem__, melded[seat:] + melded[:seat])
+        fresh += self._no_ranks if top is None else self._one_rank[top.rank]
+        fresh += (of_cards[obs.pile_size], _FLAG[obs.frozen], _FLAG[obs.blocked])
+        fresh += self._counted(obs.pile_seen)[1]
+        fresh.append(of_cards[obs.stock_size])
+        fresh += self._scores(obs.scores, side)
+        fresh += self._one_phase[obs.phase]
+        fresh += self._no_seat if to_move is None else one_seat[(to_move - seat) % players]
+        fresh += one_seat[(obs.dealer - seat) % players]
+        fresh += self._turn(obs.turn)
         if any(asked):
-            for entry, questions in zip(self._asked_at, asked[seat:] + asked[:seat], strict=True):
-                ones += [entry] * min(questions, _ASKED_CLIP)
-        to_move, lone = obs.to_move, obs.lone
-        if to_move is not None:
-            ones.append(at["to_move"] + (to_move - seat) % players)
-        ones.append(at["dealer"] + (obs.dealer - seat) % players)
-        if lone is not None:
-            ones.append(at["lone"] + (lone - seat) % players)
-        ones += self._side_cards(obs.melds, obs.threes, side)
-        opened = obs.opened
-        ones += compress(self._opened_at, opened[side:] + opened[:side])
-        top = obs.pile_top
-        if top is not None:
-            ones.append(per_rank["pile_top"][0][top.rank])
-        ones.append(at["phase"] + _PHASES.index(obs.phase))
-        turn = obs.turn
-        permission = turn.permission
-        ones += compress(
-            self._flag_at,
-            (
-                obs.frozen,
-                obs.blocked,
-                turn.took_pile,
-                turn.laid_off,
-                turn.melded,
-                turn.asked,
-                permission is True,
-                permission is False,
-                turn.must_go_out,
-                turn.no_discard,
-            ),
-        )
-        hand_size, target, sizes = variant.hand_size, variant.target_score, obs.hand_sizes
-        scores = obs.scores
-        scores = scores[side:] + scores[:side]
-        values = [size / hand_size for size in sizes[seat:] + sizes[:seat]]
-        values += [max(-_SCORE_CLIP, min(score / target, _SCORE_CLIP)) for score in scores]
-        values += map(self._minimum, scores)
-        values += (
-            obs.pile_size / self._cards,
-            obs.stock_size / self._cards,
-            turn.opening / self._minimum_scale,
-            len(turn.waiting) / hand_size,
-        )
-        return ones, values
+            fresh += [float(min(n, _ASKED_CLIP)) for n in asked[seat:] + asked[:seat]]
+        else:
+            fresh += self._no_seat
+        fresh += self._no_seat if lone is None else one_seat[(lone - seat) % players]
+        return fresh
 
-    def _seat_cards(
-        self,
-        known: tuple[tuple[Card, ...], ...],
-        discarded: tuple[tuple[Card, ...], ...],
-        seat: int,
-    ) -> list[int]:
-        """The entries of the cards known in the other hands and of every seat's discards,
-        seen from ``seat``; kept by the tuples' identity (they change only when a seat
-        discards or takes the pile)."""
-        key = (id(known), id(discarded), seat)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0][0] is known and kept[0][1] is discarded:
-            return kept[1]
-        per_rank, indices = self._per_rank, self._indices
-        found: list[int] = []
-        # Seats from the observer's: the per-seat tuples rotated.
-        for cards, ranks in zip(known[seat + 1 :] + known[:seat], per_rank["known"], strict=True):
-            if cards:
-                found += indices(cards, ranks, _RANK)
-        for cards, ranks in zip(
-            discarded[seat:] + discarded[:seat], per_rank["discards"], strict=True
-        ):
-            if cards:
-                found += indices(cards, ranks, _RANK)
-        self._keep(key, (known, discarded), found)
+    def _scores(self, scores: tuple[int, ...], side: int) -> list[float]:
+        """The scores and minimums seen from ``side`` (kept: they last the deal)."""
+        key = (scores, side)
+        found = self._score_runs.get(key)
+        if found is None:
+            scores = scores[side:] + scores[:side]
+            target = self.variant.target_score
+            found = [max(-_SCORE_CLIP, min(score / target, _SCORE_CLIP)) for score in scores]
+            found += map(self._minimum, scores)
+            if len(self._score_runs) >= _KEPT:
+                self._score_runs.clear()
+            self._score_runs[key] = found
         return found
+
+    def _turn(self, turn: TurnProgress) -> list[float]:
+        """The turn section (kept by the turn's identity: most states share a few)."""
+        kept = self._kept.get((_TURN, id(turn)))
+        if kept is not None and kept[0] is turn:
+            return kept[1]
+        permission = turn.permission
+        found = [
+            _FLAG[turn.took_pile],
+            turn.opening / self._minimum_scale,
+            self._of_hand[len(turn.waiting)],
+            _FLAG[turn.laid_off],
+            _FLAG[turn.melded],
+            _FLAG[turn.asked],
+            _FLAG[permission is True],
+            _FLAG[permission is False],
+            _FLAG[turn.must_go_out],
+            _FLAG[turn.no_discard],
+        ]
+        return self._store((_TURN, id(turn)), (turn, found, b""))[1]
+
+    def _counted(self, cards: tuple[Card, ...]) -> _Kept:
+        """The entry of ``cards``: their counts by rank index, each scaled by the rank's
+        copies in the decks (the caller copies the list to change it)."""
+        key = (_COUNTS, id(cards))
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is cards:
+            return kept
+        # The ranks as one text, counted letter by letter in C.
+        ranks = "".join(map(_RANK, cards))
+        counts = map(ranks.count, _RANK_LETTERS)
+        return self._keep(key, cards, list(map(operator.mul, counts, self._rank_share)))
+
+    def _known(self, known: tuple[tuple[Card, ...], ...], seat: int) -> _Kept:
+        """Run 2: the cards known in the other hands, seen from ``seat``."""
+        key = (_KNOWN, id(known), seat)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is known:
+            return kept
+        counted = [self._counted(cards) for cards in known[seat + 1 :] + known[:seat]]
+        return self._join(key, known, [(c[1], c[2]) for c in counted])
+
+    def _discards(self, discarded: tuple[tuple[Card, ...], ...], seat: int) -> _Kept:
+        """Run 5: every seat's discards, seen from ``seat``."""
+        key = (_DISCARDS, id(discarded), seat)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is discarded:
+            return kept
+        counted = [self._counted(cards) for cards in discarded[seat:] + discarded[:seat]]
+        return self._join(key, discarded, [(c[1], c[2]) for c in counted])
 
     def _side_cards(
         self, melds: tuple[tuple[Meld, ...], ...], threes: tuple[tuple[Card, ...], ...], side: int
-    ) -> list[int]:
-        """The entries of every side's melds and threes, seen from ``side``; kept by the
-        tuples' identity."""
-        key = (id(melds), id(threes), -1 - side)
+    ) -> _Kept:
+        """Run 3: every side's melds, wild melds and threes, seen from ``side``."""
+        key = (_MELDS, id(melds), id(threes), side)
         kept = self._kept.get(key)
         if kept is not None and kept[0][0] is melds and kept[0][1] is threes:
-            return kept[1]
-        found: list[int] = []
-        for rel, (side_melds, side_threes) in enumerate(
-            zip(melds[side:] + melds[:side], threes[side:] + threes[:side], strict=True)
-        ):
-            if side_melds:
-                found += self._melds(side_melds, rel)
-            if side_threes:
-                found += self._indices(side_threes, self._three_at[rel], _SUIT)
-        self._keep(key, (melds, threes), found)
-        return found
+            return kept
+        of_sides = [self._melds(side_melds) for side_melds in melds[side:] + melds[:side]]
+        cut = self._side_length
+        pieces = [(m[1][:cut], m[2][: 4 * cut]) for m in of_sides]
+        pieces += [(m[1][cut:], m[2][4 * cut :]) for m in of_sides]
+        for side_threes in threes[side:] + threes[:side]:
+            counted = self._threes(side_threes)
+            pieces.append((counted[1], counted[2]))
+        return self._join(key, (melds, threes), pieces)
 
-    def _indices(self, cards: tuple[Card, ...], table: dict[str, int], key: Any) -> list[int]:
-        """The entries of ``cards``, each looked up in ``table`` by ``key`` (its rank or
-        suit); kept by the tuple's identity."""
-        kept = self._kept.get((id(cards), id(table)))
-        if kept is not None and kept[0] is cards:
-            return kept[1]
-        found = list(map(table.__getitem__, map(key, cards)))
-        self._keep((id(cards), id(table)), cards, found)
-        return found
-
-    def _melds(self, melds: tuple[Meld, ...], rel: int) -> list[int]:
-        """The entries of one side's melds, ``rel`` sides from the observer's (a count
-        repeats its entry); kept by the tuple's identity."""
-        key = (id(melds), -1 - rel)
+    def _melds(self, melds: tuple[Meld, ...]) -> _Kept:
+        """The entry of one side's melds: the features of each natural rank, then those
+        of the wild melds."""
+        key = (_SIDE_MELDS, id(melds))
         kept = self._kept.get(key)
         if kept is not None and kept[0] is melds:
-            return kept[1]
-        at = self._at
-        base = at["melds"] + rel * len(_MELD_RANKS) * _MELD_FEATURES
-        wild = at["wild_melds"] + rel * 3
-        found: list[int] = []
+            return kept
+        counts = [0] * self._side_length
+        wild = [0, 0, 0]
         for meld in melds:
             jokers = meld.jokers
             twos = meld.wilds - jokers
             if meld.is_wild_meld:
-                found += [wild] * twos + [wild + 1] * jokers
-                if meld.is_canasta:
-                    found.append(wild + 2)
+                wild[0] += twos
+                wild[1] += jokers
+                wild[2] += meld.is_canasta
                 continue
-            at_rank = base + self._meld_at[meld.rank_text]
-            found += [at_rank] * meld.naturals + [at_rank + 1] * twos + [at_rank + 2] * jokers
+            at = self._meld_at[meld.rank_text]
+            counts[at] += meld.naturals
+            counts[at + 1] += twos
+            counts[at + 2] += jokers
             if meld.is_canasta:
-                found.append(at_rank + (3 if meld.is_natural else 4))
-        self._keep(key, melds, found)
-        return found
+                counts[at + (3 if meld.is_natural else 4)] += 1
+        found = list(map(operator.mul, counts, self._meld_share))
+        found += map(operator.mul, wild, self._wild_share)
+        return self._keep(key, melds, found)
 
-    def _keep(self, key: tuple[int, ...], value: Any, found: list[int]) -> None:
-        # The kept value holds the tuple, so its id cannot be reused while it is kept.
+    def _threes(self, threes: tuple[Card, ...]) -> _Kept:
+        """The entry of one side's threes: red, then black."""
+        key = (_THREES, id(threes))
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is threes:
+            return kept
+        black = sum(1 for card in threes if card.suit in ("S", "C"))
+        share = self._three_share
+        return self._keep(key, threes, [share * (len(threes) - black), share * black])
+
+    def _keep(self, key: tuple[int, ...], value: Any, found: list[float]) -> _Kept:
+        """Keep ``found``, read from ``value``, under ``key`` (with its float32 bytes for
+        NumPy output); returns the entry."""
+        data = struct.pack(f"={len(found)}f", *found) if self._numpy else b""
+        return self._store(key, (value, found, data))
+
+    def _join(
+        self, key: tuple[int, ...], value: Any, pieces: list[tuple[list[float], bytes]]
+    ) -> _Kept:
+        """Keep the run of ``pieces`` (lists and their bytes), read from ``value``: as bytes
+        for NumPy output, else as a list."""
+        if self._numpy:
+            return self._store(key, (value, [], b"".join(piece[1] for piece in pieces)))
+        found = list(chain.from_iterable(piece[0] for piece in pieces))
+        return self._store(key, (value, found, b""))
+
+    def _store(self, key: tuple[int, ...], kept: _Kept) -> _Kept:
+        # A kept entry holds what it was read from, so that no other tuple can have the
+        # same id while it is kept.
         if len(self._kept) >= _KEPT:
             self._kept.clear()
-        self._kept[key] = (value, found)
+        self._kept[key] = kept
+        return kept
 
     def _minimum(self, score: int) -> float:
         """A side's initial-meld minimum for its score, scaled and clipped (cached)."""
