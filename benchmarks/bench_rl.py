@@ -22,11 +22,12 @@ Usage: ``python benchmarks/bench_rl.py [--deals N] [--seed S] [--variants a,b]``
 
 from __future__ import annotations
 
+import functools
 import platform
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pyspiel
 from options import deal_parser, parse_deals
@@ -64,9 +65,13 @@ def raw(state: canasta.GameState, seed: int) -> tuple[float, list[canasta.Move]]
     return clock() - start, moves
 
 
-def pettingzoo(name: str, deals: int, seed: int) -> tuple[float, float]:
+def pettingzoo(
+    name: str, deals: int, seed: int, *, play: bool = True, replay: bool = True
+) -> tuple[float, float, int]:
     """CPU µs per raw decision and per PettingZoo step (``last`` with tensor and mask,
-    then ``step``), over the same deals and moves."""
+    then ``step``), over the same deals and moves, and the number of decisions. Without
+    ``play`` the deals are dealt but not played, without ``replay`` not replayed
+    (``benchmarks/callgrind_rl.py`` subtracts such runs)."""
     environment = env(name)
     actions = ActionSpace(environment.variant)
     spent_raw = spent = 0.0
@@ -74,12 +79,15 @@ def pettingzoo(name: str, deals: int, seed: int) -> tuple[float, float]:
     cold()
     for i in range(deals):
         environment.reset(seed=seed + i)
-        took, moves = raw(environment.game_state, seed + i)
-        spent_raw += took
-        played.append([actions.encode(m) for m in moves])
+        if play:
+            took, moves = raw(environment.game_state, seed + i)
+            spent_raw += took
+            played.append([actions.encode(m) for m in moves])
     cold()
     for i, deal in enumerate(played):
         environment.reset(seed=seed + i)
+        if not replay:
+            continue
         start = clock()
         for action in deal:
             environment.last()
@@ -87,7 +95,7 @@ def pettingzoo(name: str, deals: int, seed: int) -> tuple[float, float]:
         spent += clock() - start
         assert environment.terminations[environment.agent_selection]
     steps = sum(map(len, played))
-    return 1e6 * spent_raw / steps, 1e6 * spent / steps
+    return 1e6 * spent_raw / max(steps, 1), 1e6 * spent / max(steps, 1), steps
 
 
 def _dealt(game: pyspiel.Game, seed: int) -> tuple[CanastaState, canasta.GameState]:
@@ -108,10 +116,12 @@ def _dealt(game: pyspiel.Game, seed: int) -> tuple[CanastaState, canasta.GameSta
     return state, deal
 
 
-def openspiel(name: str, deals: int, seed: int, chance: str) -> tuple[float, float]:
+def openspiel(
+    name: str, deals: int, seed: int, chance: str, *, play: bool = True, replay: bool = True
+) -> tuple[float, float, int]:
     """CPU µs per raw decision and per OpenSpiel decision (observation tensor, legal
     actions, apply, and the chance nodes of the cards it draws), over the same deals and
-    moves."""
+    moves, and the number of decisions; ``play`` and ``replay`` as for `pettingzoo`."""
     game = pyspiel.load_game("canasta_lib", {"variant": name, "chance": chance})
     actions = ActionSpace(canasta.variants.get(name))
     spent_raw = spent = 0.0
@@ -119,13 +129,16 @@ def openspiel(name: str, deals: int, seed: int, chance: str) -> tuple[float, flo
     cold()
     for i in range(deals):
         _, deal = _dealt(game, seed + i)
-        took, moves = raw(deal, seed + i)
-        spent_raw += took
-        stock = [CARDS.index(card) for card in canasta.parse_cards(deal.to_dict()["stock"])]
-        played.append(([actions.encode(m) for m in moves], stock))
+        if play:
+            took, moves = raw(deal, seed + i)
+            spent_raw += took
+            stock = [CARDS.index(card) for card in canasta.parse_cards(deal.to_dict()["stock"])]
+            played.append(([actions.encode(m) for m in moves], stock))
     cold()
     for i, (chosen, stock) in enumerate(played):
         state, _ = _dealt(game, seed + i)
+        if not replay:
+            continue
         drawn = iter(stock)  # chance picks the cards the raw deal drew
         start = clock()
         for action in chosen:
@@ -137,7 +150,17 @@ def openspiel(name: str, deals: int, seed: int, chance: str) -> tuple[float, flo
         spent += clock() - start
         assert state.is_terminal()
     steps = sum(len(chosen) for chosen, _ in played)
-    return 1e6 * spent_raw / steps, 1e6 * spent / steps
+    return 1e6 * spent_raw / max(steps, 1), 1e6 * spent / max(steps, 1), steps
+
+
+#: The environments measured, by the label printed.
+ENVIRONMENTS: dict[str, Callable[..., tuple[float, float, int]]] = {
+    "PettingZoo": pettingzoo,
+    **{
+        f"OpenSpiel {chance}": functools.partial(openspiel, chance=chance)
+        for chance in ("draw", "deck")
+    },
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -152,10 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     for name in names:
-        runs = {"PettingZoo": pettingzoo(name, args.deals, args.seed)}
-        for chance in ("draw", "deck"):
-            runs[f"OpenSpiel {chance}"] = openspiel(name, args.deals, args.seed, chance)
-        for label, (base, step) in runs.items():
+        for label, measure in ENVIRONMENTS.items():
+            base, step, _ = measure(name, args.deals, args.seed)
             print(f"{name:<18}{label:<20}{base:>9.1f}{step:>9.1f}{step / base:>7.2f}")
     print(f"ratio: CPU time of one environment step in raw decisions (target ≤{TARGET_RATIO:.0f}).")
     return 0

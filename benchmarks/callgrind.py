@@ -44,11 +44,12 @@ def play(variant: str, deals: int, seed: int) -> int:
     return measured.decisions
 
 
-def instructions(variant: str, deals: int, seed: int) -> tuple[int, int]:
-    """Instructions counted by callgrind for one run of ``play``, and its decisions."""
+def run_counted(script: str, *args: str) -> tuple[int, int]:
+    """Instructions counted by callgrind for ``python script --play *args``, and the
+    number that run prints last (its decisions)."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
-        raise SystemExit("callgrind.py needs valgrind (apt-get install valgrind)")
+        raise SystemExit(f"{Path(script).name} needs valgrind (apt-get install valgrind)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         done = subprocess.run(
@@ -57,11 +58,9 @@ def instructions(variant: str, deals: int, seed: int) -> tuple[int, int]:
                 "--tool=callgrind",
                 f"--callgrind-out-file={out}",
                 sys.executable,
-                __file__,
+                script,
                 "--play",
-                variant,
-                str(deals),
-                str(seed),
+                *args,
             ],
             env={**os.environ, "PYTHONHASHSEED": "0"},
             capture_output=True,
@@ -70,8 +69,13 @@ def instructions(variant: str, deals: int, seed: int) -> tuple[int, int]:
         )
         found = _TOTALS.search(out.read_text())
     if found is None:
-        raise SystemExit(f"no instruction total in callgrind's output for {variant}")
+        raise SystemExit(f"no instruction total in callgrind's output for {' '.join(args)}")
     return int(found.group(1)), int(done.stdout.split()[-1])
+
+
+def instructions(variant: str, deals: int, seed: int) -> tuple[int, int]:
+    """Instructions counted by callgrind for one run of ``play``, and its decisions."""
+    return run_counted(__file__, variant, str(deals), str(seed))
 
 
 def measure(variant: str, deals: int, seed: int) -> dict[str, float]:
