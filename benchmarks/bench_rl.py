@@ -70,8 +70,8 @@ def pettingzoo(
 ) -> tuple[float, float, int]:
     """CPU µs per raw decision and per PettingZoo step (``last`` with tensor and mask,
     then ``step``), over the same deals and moves, and the number of decisions. Without
-    ``play`` the deals are dealt but not played, without ``replay`` not replayed
-    (``benchmarks/callgrind_rl.py`` subtracts such runs)."""
+    ``play`` the deals are dealt but not played, without ``replay`` dealt again but not
+    replayed (``benchmarks/callgrind_rl.py`` subtracts such runs: each deals as often)."""
     environment = env(name)
     actions = ActionSpace(environment.variant)
     spent_raw = spent = 0.0
@@ -84,12 +84,12 @@ def pettingzoo(
             spent_raw += took
             played.append([actions.encode(m) for m in moves])
     cold()
-    for i, deal in enumerate(played):
+    for i in range(deals):
         environment.reset(seed=seed + i)
         if not replay:
             continue
         start = clock()
-        for action in deal:
+        for action in played[i]:
             environment.last()
             environment.step(action)
         spent += clock() - start
@@ -135,10 +135,11 @@ def openspiel(
             stock = [CARDS.index(card) for card in canasta.parse_cards(deal.to_dict()["stock"])]
             played.append(([actions.encode(m) for m in moves], stock))
     cold()
-    for i, (chosen, stock) in enumerate(played):
+    for i in range(deals):
         state, _ = _dealt(game, seed + i)
         if not replay:
             continue
+        chosen, stock = played[i]
         drawn = iter(stock)  # chance picks the cards the raw deal drew
         start = clock()
         for action in chosen:
