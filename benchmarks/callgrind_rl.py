@@ -6,7 +6,9 @@ measurements under ``valgrind --tool=callgrind``, three times per environment: d
 only, dealing and raw play, and dealing, raw play and the environment's replay (all after
 one warm-up deal of each). The differences are the instructions of the raw decisions and
 of the environment's steps; their ratio is the figure ``bench_rl.py`` prints, without the
-noise. ``PYTHONHASHSEED=0`` and the fixed seeds make the counts repeatable.
+noise. ``PYTHONHASHSEED=0`` and the fixed seeds make the counts repeatable, and freezing
+the heap after the warm-up (``gc.freeze``) keeps full garbage collections from landing in
+one run or another.
 
 Usage: ``python benchmarks/callgrind_rl.py [--deals N] [--seed S] [--variants a,b]``
 (needs ``valgrind`` and the learning extras; a few minutes per environment; ``--jobs N``
@@ -15,6 +17,7 @@ runs N callgrind runs at once).
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +36,11 @@ def play(variant: str, label: str, deals: int, seed: int, run: int) -> int:
     decisions played."""
     measure = ENVIRONMENTS[label]
     measure(variant, 1, WARM_UP_SEED)
+    # What the warm-up left (modules, first caches) is kept out of the garbage collector's
+    # way: otherwise a full collection, which walks it all, costs millions of instructions
+    # and lands in whichever of the runs it happens to fall.
+    gc.collect()
+    gc.freeze()
     raw_play, replay = _RUNS[run]
     return measure(variant, deals, seed, play=raw_play, replay=replay)[2]
 
