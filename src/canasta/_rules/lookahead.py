@@ -254,19 +254,27 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     ranks: list[int] = []
     table: list[_Rank] = []
     known = _ranks_of(variant, mode)
+    # Value bound: ``total`` is the most the naturals of all ranks can add, ``earlier[i]``
+    # what the ranks before index i can; so the ranks from i on can add total - earlier[i].
+    total = 0
+    earlier: list[int] = []
     biggest = 0  # the most cards a meld of one rank could hold
     for r in NATURAL_RANKS:
         count, meld = counts[r], melds[r]
         if count or meld is not None:
             ranks.append(r)
-            key = (r, count, meld, new_ok[r], groups[r])
+            group = groups[r]
+            key = (r, count, meld, new_ok[r], group)
             row = known.get(key)
             if row is None:
-                row = known[key] = _rank(variant, r, count, meld, new_ok[r], groups[r], mode)
+                row = known[key] = _rank(variant, r, count, meld, new_ok[r], group, mode)
             table.append(row)
+            earlier.append(total)
+            total += row.best
             size = count + meld[0] + meld[1] if meld is not None else count
             if size > biggest:
                 biggest = size
+    earlier.append(total)
     # Content flags of the turn's groups: all of them, and those on ranks not searched.
     every = base = 0
     for r, group in enumerate(groups):
@@ -276,11 +284,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             if r not in ranks:
                 base |= flags
     two_value, joker_value = RANK_VALUES[TWO], RANK_VALUES[JOKER_RANK]
-    # Upper bound of the value still obtainable, for pruning the opening search.
-    suffix = [0] * (len(ranks) + 1)
-    for i in range(len(ranks) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + table[i].best
-    # The value bound prunes unless a canasta, which may waive the minimum, is in reach.
+    # The value bound prunes unless a canasta, which may waive the minimum, is in reach:
+    # it stops where value - earlier[i] + the wilds' value < short.
+    short = need - have - total
     prune = (
         opening is not None
         and not out
@@ -289,19 +295,19 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             and (every & HAND_CANASTA or biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE)
         )
     )
-    if prune and have + suffix[0] + twos0 * two_value + jokers0 * joker_value < need:
+    if prune and twos0 * two_value + jokers0 * joker_value < short:
         return False
-    before = q.wild_meld or 0
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
+    size0 = q.wild_meld or 0
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
         and not _content_reachable(
             variant,
             base,
-            tuple(t.flags for t in table),
+            tuple([t.flags for t in table]),
             wild_meld_open
-            and any(variant.wild_meld_reason(before, put) is None for put in range(1, wilds + 1)),
+            and any(variant.wild_meld_reason(size0, put) is None for put in range(1, wilds + 1)),
             need,
         )
     ):
@@ -322,12 +328,12 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     puts = [
         (
             put,
-            before + put,
+            size0 + put,
             WILD_MELD
-            | (HAND_CANASTA | OWN_CANASTA if before + put >= CANASTA_SIZE and not before else 0),
+            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
         )
         for put in range(1, wilds + 1)
-        if wild_meld_open and variant.wild_meld_reason(before, put) is None
+        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
     ]
     black = counts[THREE]
     # Spec §2.6: black threes are melded in the going-out turn; D6: two with a two.
@@ -391,7 +397,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         for put, size, own in puts:
             if put > twos + jokers:
                 break
-            completes = size >= CANASTA_SIZE > before
+            completes = size >= CANASTA_SIZE > size0
             for put_twos in range(max(put - jokers, 0), min(put, twos) + 1):
                 put_jokers = put - put_twos
                 if accepts(
@@ -424,10 +430,10 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                 if steps > _LONG:
                     fewest = _fewest_wilds(tuple(t.fewest for t in table), missing)
             if fewest is not None:
-                short = max(required - canastas - wild_canasta, 0)
-                if fewest[i][2 * short + spare - left] > twos + jokers:
+                lacking = max(required - canastas - wild_canasta, 0)
+                if fewest[i][2 * lacking + spare - left] > twos + jokers:
                     return False
-        if prune and have + value + suffix[i] + twos * two_value + jokers * joker_value < need:
+        if prune and value - earlier[i] + twos * two_value + jokers * joker_value < short:
             return False
         if i == last:
             return finish(twos, jokers, left, value, canastas, flags, small)
