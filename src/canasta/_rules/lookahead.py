@@ -317,10 +317,11 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     blocks_out = variant.wild_meld_blocks_going_out
     no_out, no_discard = q.no_out, q.no_discard
     # Going out: the cards left out may be none (no discard) or one, and the canastas still
-    # missing come from the ranks or (one) from the wild meld.
+    # missing come from the ranks or (one, for the wilds it lacks) from the wild meld.
     spare = 0 if no_discard else 1
-    wild_canasta = 1 if wild_meld_open else 0
-    missing = max(required - q.canastas - wild_canasta, 0)
+    wild_canasta = wild_meld_open and size0 < CANASTA_SIZE
+    wild_short = CANASTA_SIZE - size0
+    missing = max(required - q.canastas, 0)
     # The bound costs more than a short search: it is built once a search runs long.
     fewest: tuple[tuple[int, ...], ...] | None = None
     steps = 0
@@ -430,8 +431,11 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                 if steps > _LONG:
                     fewest = _fewest_wilds(tuple(t.fewest for t in table), missing)
             if fewest is not None:
-                lacking = max(required - canastas - wild_canasta, 0)
-                if fewest[i][2 * lacking + spare - left] > twos + jokers:
+                lacking = max(required - canastas, 0)
+                needed = fewest[i][2 * lacking + spare - left]
+                if lacking and wild_canasta:
+                    needed = min(needed, fewest[i][2 * lacking - 2 + spare - left] + wild_short)
+                if needed > twos + jokers:
                     return False
         if prune and value - earlier[i] + twos * two_value + jokers * joker_value < short:
             return False
