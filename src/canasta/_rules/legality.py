@@ -9,6 +9,7 @@ play, without building a move first.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
@@ -326,9 +327,17 @@ def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
     the bare take first, then by naturals, twos and jokers."""
     if _pile_reason(st) is not None:
         return
+    rank = st.pile[-1] >> 2
+    seat = st.to_move
+    assert seat is not None
+    hand = st.hands[seat]
+    at = bisect_left(hand, rank << 2)
+    if (at == len(hand) or hand[at] >> 2 != rank) and all(
+        m.rank != rank for m in st.melds[st.meld_side(seat)]
+    ):
+        return  # no natural of the top card's rank and no meld of it: nothing takes it
     ctx = context(st)
     counts = ctx.counts
-    rank = st.pile[-1] >> 2
     # A bare ``take`` lays the top card off: only onto a meld of its rank (T3c).
     if any(m.rank == rank for m in ctx.melds) and take_reason(st, 0, 0, 0) is None:
         yield (0, 0, 0)
