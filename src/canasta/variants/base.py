@@ -431,6 +431,13 @@ class Variant:
         return False
 
     @property
+    def covers_last_discard(self) -> bool:
+        """Does the discard that goes out lie face down, hidden from the other seats? Only
+        for variants whose going out needs a discard (`go_out_needs_discard`)."""
+        # Spec §3.5.11.5 CD1, CD4.
+        return False
+
+    @property
     def concealed_exempt(self) -> bool:
         """Does a concealed going out skip the initial-meld minimum?"""
         # D12.

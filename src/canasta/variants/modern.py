@@ -55,7 +55,7 @@ _MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 THREES_BY_COUNT = (0, 100, 300, 500, 1000)
 #: Spec §3.5.11: club features whose rules the engine does not play yet; switching one on
 #: is refused.
-_NOT_PLAYED = ("mac_talons", "mac_turn_card", "mac_covered_last_discard")
+_NOT_PLAYED = ("mac_talons", "mac_turn_card")
 
 
 @attrs.frozen(cache_hash=True)
@@ -187,6 +187,10 @@ class ModernAmericanVariant(Variant):
             dict(self.mac_special_hand_values),
             self.mac_wild_pairs_wild == "twos_or_jokers",
         )
+
+    @property
+    def covers_last_discard(self) -> bool:
+        return self.mac_covered_last_discard  # D38
 
     # -- melds -------------------------------------------------------------------------
 
