@@ -534,6 +534,13 @@ class Variant:
         """
         raise NotImplementedError
 
+    def wild_rule_why(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> str:
+        """Why `natural_meld_reason` refuses the wild cards with ``IllegalReason.WILD_RULE``
+        (same arguments), in words for a person; "" where it does not."""
+        return ""
+
     def black_three_meld_reason(self, threes: int, wilds: int) -> IllegalReason | None:
         """Why the going-out meld of black threes is refused, or None when it is valid."""
         # Spec §2.6.

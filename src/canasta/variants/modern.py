@@ -266,6 +266,25 @@ class ModernAmericanVariant(Variant):
                 return IllegalReason.WILD_RULE  # the rule of five
         return None
 
+    def wild_rule_why(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> str:
+        reason = self.natural_meld_reason(rank, naturals, wilds, add_naturals, add_wilds, opening)
+        if reason is not IllegalReason.WILD_RULE:
+            return ""
+        # Each rank has one rule that refuses its wild cards (the ace rule covers the rule
+        # of five: it leaves wild cards only to the initial meld).
+        if rank == SEVEN:
+            return "sevens never take wild cards: a meld of sevens is natural only"
+        if rank == ACE:
+            return (
+                "aces take wild cards only in a meld of aces started with them in the initial meld"
+            )
+        return (
+            "the rule of five: once the side has opened, wild cards join a meld only when it "
+            f"holds at least 5 natural cards, and this one would hold {naturals + add_naturals}"
+        )
+
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
         # Spec §3.5.3: 3 to 7 wild cards.
         if before + added > CANASTA_SIZE:
