@@ -266,6 +266,10 @@ class Observation:
             "discarded": [" ".join(map(str, d)) for d in self.discarded],
             "pile_seen": " ".join(map(str, self.pile_seen)),
         }
+        if self.pile_covered:
+            data["pile_covered"] = True
+            if self.pile_top is None:
+                data["pile_top"] = "hidden"
         if self.lone is not None:
             data["lone"] = self.lone
         if self.phase == OVER:
@@ -273,10 +277,6 @@ class Observation:
             data["concealed"] = self.concealed
         if self.special_hand is not None:
             data["special_hand"] = self.special_hand
-        if self.pile_covered:
-            data["pile_covered"] = True
-            if self.pile_top is None:
-                data["pile_top"] = "hidden"
         return data
 
 

@@ -71,12 +71,12 @@ _KEYS = {
     "asked",
     "went_out",
     "concealed",
+    "pile_covered",
     "opened",
     "lone",
     "special_hand",
     "courtesy",
     "last_three",
-    "pile_covered",
     "known",
     "discarded",
 }

@@ -406,6 +406,13 @@ class Variant:
         """
         return value >= minimum
 
+    @property
+    def covers_last_discard(self) -> bool:
+        """Does the discard that goes out lie face down, hidden from the other seats? Only
+        for variants whose going out needs a discard (`go_out_needs_discard`)."""
+        # Spec §3.5.11.5 CD1, CD4.
+        return False
+
     def special_hand(self, counts: list[int]) -> tuple[str, int] | None:
         """The special hand (name, points) that the 14 cards of a hand, counted by rank
         index, form; None where there is none or none are played."""
@@ -428,13 +435,6 @@ class Variant:
     def special_hand_courtesy(self) -> bool:
         """May a player show a special hand on the first own turn after partner opened?"""
         # D36.
-        return False
-
-    @property
-    def covers_last_discard(self) -> bool:
-        """Does the discard that goes out lie face down, hidden from the other seats? Only
-        for variants whose going out needs a discard (`go_out_needs_discard`)."""
-        # Spec §3.5.11.5 CD1, CD4.
         return False
 
     @property
