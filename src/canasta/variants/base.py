@@ -681,7 +681,7 @@ class Variant:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Unpickled, a variant is the process's own copy of that value (see `canonical`).
-        return (_unpickled, (type(self), self.__getstate__()))  # type: ignore[attr-defined]
+        return (_unpickled, (type(self), self.__getstate__()))
 
     def with_name(self, name: str) -> Variant:
         """The same rules under another name, e.g. a house-rules variant to register.
