@@ -7,10 +7,12 @@ builds the next table.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta._rules import lookahead
 from canasta.cards import (
+    BLACK_THREES,
     JOKER,
     JOKER_RANK,
     NATURAL_RANKS,
@@ -242,22 +244,37 @@ def query(
 ) -> lookahead.Query:
     variant = st.variant
     closed = context(st).closed
+    # One pass over the melds (a query is built for every candidate move that needs the
+    # look-ahead): by rank, the meld that can still grow (`growable`) and the first one.
+    cap = variant.max_meld_size
+    grows: list[Meld | None] = [None] * 14
+    first: list[Meld | None] = [None] * 14
+    done = 0
+    for m in melds:
+        rank = m.rank
+        if first[rank] is None:
+            first[rank] = m
+        if grows[rank] is None and m.size < cap:
+            grows[rank] = m
+        if m.is_canasta:
+            done += 1
+    # D28: going out, a full meld may take more (`lay_off_target`).
+    oversize = goal == lookahead.OUT and variant.oversize_when_going_out
+    # `new_ok` for a rank without a meld that can grow.
+    new_always = variant.merges_same_rank or variant.new_meld_after_canasta
     growing: list[tuple[int, int] | None] = [None] * 13
     new_allowed = [False] * 13
-    on_table = {m.rank for m in melds}
     for rank in NATURAL_RANKS:
-        meld = None
-        if rank in on_table:
-            meld = growable(variant, melds, rank)
-            if goal == lookahead.OUT and meld is None:
-                meld = lay_off_target(variant, melds, rank)  # D28: only when going out
         if rank in closed:
             continue
+        meld = grows[rank]
+        if meld is None and oversize:
+            meld = first[rank]
         if meld is not None:
             growing[rank] = (meld.naturals, meld.wilds)
         else:
-            new_allowed[rank] = new_ok(variant, melds, rank, closed)
-    wild = growable(variant, melds, WILD_RANK)
+            new_allowed[rank] = new_always or first[rank] is None
+    wild = grows[WILD_RANK]
     groups: list[tuple[int, int, bool] | None] = [None] * 14
     for g in turn.groups:
         groups[g.rank] = (g.naturals, g.wilds, g.from_hand)
@@ -273,7 +290,7 @@ def query(
         new_ok=tuple(new_allowed),
         wild_meld=None if wild is None else wild.size,
         new_wild_ok=wild is None and (variant.has_wild_melds),
-        canastas=canastas(melds),
+        canastas=done,
         opening=opening,
         groups=tuple(groups),
         concealed=concealed,
@@ -352,20 +369,16 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
         pool.remove(code)
         chosen.append(code)
     for rank in patterns:
-        # Deterministic: the lowest code of that rank (the hand is sorted), black threes
-        # before red ones.
-        pick = None
-        for code in pool:
-            if code >> 2 == rank:
-                if rank != THREE or code not in RED_THREES:
-                    pick = code
-                    break
-                if pick is None:
-                    pick = code
-        if pick is None:
+        # Deterministic: the lowest code of that rank (the hand is sorted, so the pool
+        # is), black threes before red ones.
+        at = bisect_left(pool, rank << 2)
+        if at == len(pool) or pool[at] >> 2 != rank:
             return None
-        pool.remove(pick)
-        chosen.append(pick)
+        if rank == THREE and pool[at] in RED_THREES:
+            black = next((i for i in range(at, len(pool)) if pool[i] in BLACK_THREES), None)
+            if black is not None:
+                at = black
+        chosen.append(pool.pop(at))
     return chosen
 
 

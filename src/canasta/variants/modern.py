@@ -55,7 +55,7 @@ _MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 THREES_BY_COUNT = (0, 100, 300, 500, 1000)
 #: Spec §3.5.11: club features whose rules the engine does not play yet; switching one on
 #: is refused.
-_NOT_PLAYED = ("mac_talons", "mac_turn_card", "mac_covered_last_discard")
+_NOT_PLAYED = ("mac_talons", "mac_turn_card")
 
 
 @attrs.frozen(cache_hash=True)
@@ -188,6 +188,10 @@ class ModernAmericanVariant(Variant):
             self.mac_wild_pairs_wild == "twos_or_jokers",
         )
 
+    @property
+    def covers_last_discard(self) -> bool:
+        return self.mac_covered_last_discard  # D38
+
     # -- melds -------------------------------------------------------------------------
 
     def initial_minimum(self, score: int) -> int:
@@ -261,6 +265,25 @@ class ModernAmericanVariant(Variant):
             if not opening and n < 5:
                 return IllegalReason.WILD_RULE  # the rule of five
         return None
+
+    def wild_rule_why(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> str:
+        reason = self.natural_meld_reason(rank, naturals, wilds, add_naturals, add_wilds, opening)
+        if reason is not IllegalReason.WILD_RULE:
+            return ""
+        # Each rank has one rule that refuses its wild cards (the ace rule covers the rule
+        # of five: it leaves wild cards only to the initial meld).
+        if rank == SEVEN:
+            return "sevens never take wild cards: a meld of sevens is natural only"
+        if rank == ACE:
+            return (
+                "aces take wild cards only in a meld of aces started with them in the initial meld"
+            )
+        return (
+            "the rule of five: once the side has opened, wild cards join a meld only when it "
+            f"holds at least 5 natural cards, and this one would hold {naturals + add_naturals}"
+        )
 
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
         # Spec §3.5.3: 3 to 7 wild cards.
