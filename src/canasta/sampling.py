@@ -197,6 +197,12 @@ def _deal(
         # the last stock card, spec §3.5.2) or before the seat's first turn (D3).
         return obs.is_over or (not variant.declares_threes_at_deal and seat != obs.to_move)
 
+    top: list[int] = []
+    turn_card = obs.turn_card
+    if turn_card is not None and not obs.turn_card_drawn:
+        # Spec §3.5.11.2 TC2: the turn card lies face up on top of the stock.
+        code = turn_card.code
+        top = take(1, lambda c: c == code, "the turn card")
     hands: list[tuple[int, ...]] = []
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
@@ -209,6 +215,11 @@ def _deal(
         allowed = (lambda c: True) if may_hold_threes(seat) else (lambda c: c not in laid_out)
         extra = take(size - len(known), allowed, f"seat {seat}'s hand")
         hands.append(tuple(sorted(known + extra)))
-    stock = take(obs.stock_size, lambda c: True, "the stock")
-    table = evolve(template, hands=tuple(hands), stock=tuple(stock))
+    # The talons dealt face down (D31): unseen cards of the sizes shown.
+    talons = tuple(
+        None if t is None else tuple(take(size, lambda c: True, "a talon"))
+        for t, size in zip(template.talons, obs.talons_left, strict=True)
+    )
+    stock = top + take(obs.stock_size - len(top), lambda c: True, "the stock")
+    table = evolve(template, hands=tuple(hands), stock=tuple(stock), talons=talons)
     return GameState(table, obs._memory, obs._log)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from canasta._rules.legality import Decision
 from canasta.moves import Discard, Draw, Take
-from canasta.table import Memory, Step, Table
+from canasta.table import TURN_CARD_DEPTH, Memory, RawNote, Step, Table
 
 
 def fresh_memory(table: Table) -> Memory:
@@ -27,13 +27,21 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     side = before.variant.side_of(seat)
     move = decision.move
     threes = after.threes[side]
-    notes: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
-    if before.variant.holds_three and after.to_move is not None:
+    notes: tuple[RawNote, ...] = ()
+    variant = before.variant
+    if variant.holds_three and after.to_move is not None:
         # Spec §3.5.11.4 H3: the next player's held three went down as the turn began.
-        other = before.variant.side_of(after.to_move)
+        other = variant.side_of(after.to_move)
         if other != side and after.threes[other] is not before.threes[other]:
             laid = after.threes[other][len(before.threes[other]) :]
-            notes = (("three", after.to_move, laid),)
+            notes = (("three", after.to_move, laid, 0),)
+    if after.talon_taken is not before.talon_taken:
+        # Spec §3.5.11.1 TL3: the opener took the talon; the others see its size only.
+        notes = (("talon", seat, (), after.talon_taken[side]), *notes)
+    turn_card = after.turn_card
+    if turn_card is not before.turn_card and turn_card is not None:
+        # Spec §3.5.11.2 TC3: whoever took the turn card announced it.
+        notes = (*notes, ("turn_card", _turn_card_taker(before, after, seat), (turn_card,), 0))
     return Step(
         log,
         1 if log is None else log.length + 1,
@@ -46,6 +54,22 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     )
 
 
+def _turn_card_taker(before: Table, after: Table, seat: int) -> int:
+    """The seat that took the turn card during ``seat``'s move: the mover, or the next
+    player when the card came as the replacement of a held three laid out as that
+    player's turn began (the move's last draws from the stock)."""
+    # Spec §3.5.11.2 TC3, §3.5.11.4 H3.
+    after_seat = after.to_move
+    if after_seat is None or after_seat == seat:
+        return seat
+    variant = before.variant
+    other = variant.side_of(after_seat)
+    # The next player drew one card per three laid out, as far as the stock lasted.
+    laid = len(after.threes[other]) - len(before.threes[other])
+    drawn = len(after.hands[after_seat]) - len(before.hands[after_seat]) + laid
+    return after_seat if len(after.stock) + drawn >= TURN_CARD_DEPTH else seat
+
+
 def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
     rest = list(known)
     for code in codes:
@@ -55,8 +79,23 @@ def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def remember(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
-    """The memory after ``decision``: cards known in hands (taken from the pile, not
-    played since) and each seat's discards."""
+    """The memory after ``decision``: cards known in hands (taken from the pile or shown
+    as the turn card, not played since) and each seat's discards."""
+    memory = _remember_move(memory, before, decision, after)
+    if after.turn_card is not before.turn_card:
+        # Spec §3.5.11.2 TC3: the turn card was shown as it went into a hand (a three goes
+        # face up instead).
+        code = after.turn_card
+        assert code is not None and before.to_move is not None
+        taker = _turn_card_taker(before, after, before.to_move)
+        if code in after.hands[taker]:
+            own = tuple(sorted((*memory.known[taker], code)))
+            known = memory.known[:taker] + (own,) + memory.known[taker + 1 :]
+            memory = Memory(known=known, discarded=memory.discarded)
+    return memory
+
+
+def _remember_move(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
     move = decision.move
     kind = type(move)
     if kind is Draw:

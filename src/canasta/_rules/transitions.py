@@ -14,7 +14,9 @@ from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
     context,
+    may_go_out,
     opening_complete,
+    opening_talon,
     remove,
     replaced,
 )
@@ -27,6 +29,7 @@ from canasta.table import (
     NEW_TURN,
     OVER,
     PLAY,
+    TURN_CARD_DEPTH,
     WILD_RANK,
     Meld,
     Table,
@@ -47,6 +50,13 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
             hands[(first + offset) % players].append(deck[position])
             position += 1
     stock = list(deck[position:])
+    talons: list[tuple[int, ...] | None] = []
+    if variant.talons_set_aside:
+        # D31: the next cards go face down as the talons, the first side's first; threes
+        # dealt to the players are replaced from the stock, never from them [LIB].
+        for size in variant.talon_sizes:
+            talons.append(tuple(stock[:size]))
+            del stock[:size]
     pile: list[int] = []
     if variant.starts_with_upcard:
         # Spec §2.2 (3): turn the upcard; cover it while it is in the skip set.
@@ -69,6 +79,8 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
         melded_seats=(False,) * players,
         turn=NEW_TURN,
         asked=(0,) * players,
+        talon_taken=(0,) * variant.sides if variant.talon_sizes else (),
+        talons=tuple(talons),
     )
     if variant.declares_threes_at_deal:
         # Spec §2.2 (4), D3: in turn order from the first player, each replaces in full.
@@ -157,14 +169,15 @@ def _over(st: Table, went_out: int | None = None, concealed: bool = False) -> Ta
     return evolve(st, phase=OVER, to_move=None, went_out=went_out, concealed=concealed)
 
 
-def _draw(st: Table, seat: int) -> Table:
+def _draw(st: Table, seat: int, wanted: int) -> Table:
+    """``seat`` draws ``wanted`` cards from the stock, threes laid face up and replaced
+    (a turn's draw, or a talon drawn from the stock)."""
     variant = st.variant
     laid = variant.laid_out_threes
     side = variant.side_of(seat)
     stock = st.stock
     hand = list(st.hands[seat])
     threes = st.threes[side]
-    wanted = variant.draw_count
     ends = no_discard = False
     # Spec §3.5.11.4 H2: an unopened player holding no three keeps the first one drawn.
     may_hold = (
@@ -274,14 +287,42 @@ def _sorted_melds(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
     return tuple(sorted(melds, key=lambda m: (m.rank == WILD_RANK, m.rank, -m.size)))
 
 
+def _take_talon(st: Table, seat: int, size: int) -> Table:
+    """The opener takes the talon of ``size`` cards; its threes go face up for the side and
+    are replaced."""
+    # Spec §3.5.11.1 TL2, TL3, TL8.
+    variant = st.variant
+    side = variant.side_of(seat)
+    st = evolve(st, talon_taken=replaced(st.talon_taken, side, size))
+    if not variant.talons_set_aside:
+        # Drawn from the top of the stock: a three among them is replaced by the next card,
+        # as in a draw, and a three as the last stock card ends the deal (spec §3.5.2).
+        return _draw(st, seat, size)
+    order = st.openings.index(side)
+    talon = st.talons[order]
+    assert talon is not None  # talon_due found it there
+    hand = tuple(sorted(st.hands[seat] + talon))
+    st = evolve(st, hands=replaced(st.hands, seat, hand), talons=replaced(st.talons, order, None))
+    return declare_threes(st, seat)
+
+
 def commit(st: Table, decision: Decision) -> Table:
     """The table after a legal move, from the decision `legality.decide` made."""
+    after = _commit(st, decision)
+    if len(after.stock) < TURN_CARD_DEPTH <= len(st.stock) and st.variant.shows_turn_card:
+        # Spec §3.5.11.2 TC3: the turn card left the stock (a draw, a replacement card, a
+        # talon); whoever took it showed it, so it stays public.
+        after = evolve(after, turn_card=st.stock[-TURN_CARD_DEPTH])
+    return after
+
+
+def _commit(st: Table, decision: Decision) -> Table:
     seat = st.to_move
     assert seat is not None
     variant = st.variant
     move = decision.move
     if isinstance(move, Draw):
-        return _draw(st, seat)
+        return _draw(st, seat, variant.draw_count)
     if isinstance(move, Answer):
         asker = (seat - variant.sides) % variant.players
         turn = evolve(st.turn, permission=move.yes, must_go_out=move.yes)
@@ -311,7 +352,13 @@ def commit(st: Table, decision: Decision) -> Table:
         code = decision.codes[0]
         pile = (*st.pile, code)
         frozen = st.frozen or variant.freezes_pile(code)
-        if not rest:
+        # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
+        talon = opening_talon(st, seat)
+        # TL6: the last card goes out where going out is allowed; else the talon fills
+        # the empty hand.
+        if not rest and not (
+            talon and not may_go_out(variant, st.melds[st.meld_side(seat)], st.turn)
+        ):
             st = evolve(st, hands=hands, pile=pile, frozen=frozen)
             return _over(st, seat, _is_concealed(st, seat))
         turn = st.turn
@@ -323,8 +370,13 @@ def commit(st: Table, decision: Decision) -> Table:
         st = evolve(
             st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats, courtesy=courtesy
         )
+        if talon:
+            st = _take_talon(st, seat, talon)
+            if st.phase == OVER:
+                return st  # a three was the last stock card (spec §3.5.2)
         if variant.holds_three and st.opened[variant.side_of(seat)]:
-            # Spec §3.5.11.4 H3: the opener's held three goes down after the discard.
+            # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and
+            # after the talon, TL9).
             st = declare_threes(st, seat)
         if not st.stock and variant.stock_out_ends_after_turn:
             return _over(st)
@@ -355,6 +407,9 @@ def commit(st: Table, decision: Decision) -> Table:
     if not st.opened[side]:
         if opening_complete(st, side, st.turn):
             opened = replaced(st.opened, side, True)
+            if variant.talon_sizes:
+                # Spec §3.5.11.1 TL1: the order of opening sets the talon's size.
+                st = evolve(st, openings=(*st.openings, side))
             if variant.special_hand_courtesy:
                 # D36: partner may still show a special hand on the next own turn.
                 st = evolve(st, courtesy=(seat + variant.sides) % variant.players)
