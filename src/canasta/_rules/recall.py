@@ -70,6 +70,20 @@ def _turn_card_taker(before: Table, after: Table, seat: int) -> int:
     return after_seat if len(after.stock) + drawn >= TURN_CARD_DEPTH else seat
 
 
+def _shown_turn_card(memory: Memory, before: Table, after: Table) -> Memory:
+    """The turn card was shown as it went into a hand: it is known to be there (a three
+    goes face up instead)."""
+    # Spec §3.5.11.2 TC3.
+    code = after.turn_card
+    assert code is not None and before.to_move is not None
+    taker = _turn_card_taker(before, after, before.to_move)
+    if code not in after.hands[taker]:
+        return memory
+    own = tuple(sorted((*memory.known[taker], code)))
+    known = memory.known[:taker] + (own,) + memory.known[taker + 1 :]
+    return Memory(known=known, discarded=memory.discarded)
+
+
 def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
     rest = list(known)
     for code in codes:
@@ -81,25 +95,13 @@ def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
 def remember(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
     """The memory after ``decision``: cards known in hands (taken from the pile or shown
     as the turn card, not played since) and each seat's discards."""
-    memory = _remember_move(memory, before, decision, after)
-    if after.turn_card is not before.turn_card:
-        # Spec §3.5.11.2 TC3: the turn card was shown as it went into a hand (a three goes
-        # face up instead).
-        code = after.turn_card
-        assert code is not None and before.to_move is not None
-        taker = _turn_card_taker(before, after, before.to_move)
-        if code in after.hands[taker]:
-            own = tuple(sorted((*memory.known[taker], code)))
-            known = memory.known[:taker] + (own,) + memory.known[taker + 1 :]
-            memory = Memory(known=known, discarded=memory.discarded)
-    return memory
-
-
-def _remember_move(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
     move = decision.move
     kind = type(move)
+    # The turn card goes into a hand last of all in a move (after a discard, a lay-out).
+    shown = after.turn_card is not before.turn_card
     if kind is Draw:
-        return memory  # nobody sees the cards drawn
+        # Nobody sees the cards drawn, the turn card aside.
+        return _shown_turn_card(memory, before, after) if shown else memory
     seat = before.to_move
     assert seat is not None
     codes = decision.codes
@@ -111,17 +113,18 @@ def _remember_move(memory: Memory, before: Table, decision: Decision, after: Tab
             known = known[:seat] + (_without(own, codes),) + known[seat + 1 :]
         discarded = memory.discarded
         discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
-        return Memory(known=known, discarded=discarded)
+        memory = Memory(known=known, discarded=discarded)
+        return _shown_turn_card(memory, before, after) if shown else memory
     # The pile cards that the move sent into the hand: at once for an opened side, or
     # when the initial meld completes (spec §2.7, §2.8).
     waiting = before.pile[:-1] if kind is Take else before.turn.waiting
     joined = waiting and not after.turn.waiting
     own = memory.known[seat]
-    if not joined and not (own and codes):
-        return memory
-    own = _without(own, codes)
-    if joined:
-        laid = before.variant.laid_out_threes
-        own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
-    known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
-    return Memory(known=known, discarded=memory.discarded)
+    if joined or (own and codes):
+        own = _without(own, codes)
+        if joined:
+            laid = before.variant.laid_out_threes
+            own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
+        known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
+        memory = Memory(known=known, discarded=memory.discarded)
+    return _shown_turn_card(memory, before, after) if shown else memory

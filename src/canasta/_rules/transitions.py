@@ -157,12 +157,13 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
                 cards.append(drawn)
             else:
                 (pending if drawn in laid else cards).append(drawn)
-    return evolve(
+    after = evolve(
         st,
         hands=replaced(st.hands, seat, tuple(sorted(cards))),
         stock=stock,
         threes=replaced(st.threes, side, threes),
     )
+    return _shown_turn_card(st, after)
 
 
 def _over(st: Table, went_out: int | None = None, concealed: bool = False) -> Table:
@@ -204,6 +205,7 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
             continue
         hand.append(card)
         wanted -= 1
+    before = st
     st = evolve(
         st,
         stock=stock,
@@ -211,6 +213,8 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
         threes=replaced(st.threes, side, threes),
         phase=PLAY,
     )
+    if len(stock) < TURN_CARD_DEPTH:
+        st = _shown_turn_card(before, st)
     if ends:
         return _over(st)
     if no_discard:
@@ -306,17 +310,17 @@ def _take_talon(st: Table, seat: int, size: int) -> Table:
     return declare_threes(st, seat)
 
 
-def commit(st: Table, decision: Decision) -> Table:
-    """The table after a legal move, from the decision `legality.decide` made."""
-    after = _commit(st, decision)
-    if len(after.stock) < TURN_CARD_DEPTH <= len(st.stock) and st.variant.shows_turn_card:
-        # Spec §3.5.11.2 TC3: the turn card left the stock (a draw, a replacement card, a
-        # talon); whoever took it showed it, so it stays public.
-        after = evolve(after, turn_card=st.stock[-TURN_CARD_DEPTH])
+def _shown_turn_card(before: Table, after: Table) -> Table:
+    """``after`` with its turn card public when the cards just taken from the stock
+    (a draw, replacement cards, a talon) included it: whoever took it showed it."""
+    # Spec §3.5.11.2 TC3.
+    if len(after.stock) < TURN_CARD_DEPTH <= len(before.stock) and before.variant.shows_turn_card:
+        return evolve(after, turn_card=before.stock[-TURN_CARD_DEPTH])
     return after
 
 
-def _commit(st: Table, decision: Decision) -> Table:
+def commit(st: Table, decision: Decision) -> Table:
+    """The table after a legal move, from the decision `legality.decide` made."""
     seat = st.to_move
     assert seat is not None
     variant = st.variant
