@@ -66,6 +66,26 @@ def table(
     return position(hands, stock=stock, pile=pile, melds=melds, **kwargs)
 
 
+def east_went_out(
+    hands: list[str],
+    melds: tuple[list[str], list[str]],
+    flags: dict[str, Any],
+    **keys: Any,
+) -> canasta.GameState:
+    """A deal over: East went out with ``hands`` left and ``melds`` on the table."""
+    return position(
+        hands,
+        melds=melds,
+        stock="TH 4H",
+        to_move=None,
+        phase="over",
+        went_out=EAST,
+        concealed=False,
+        flags=flags,
+        **keys,
+    )
+
+
 def notes(state: canasta.GameState) -> list[str]:
     """The notes of the last move's event, as text."""
     return [str(note) for note in state.history()[-1].notes]
@@ -220,15 +240,10 @@ def test_ex_59_the_second_teams_talon_is_3() -> None:
     assert aside.talons == (tuple(canasta.parse_cards(t4)), None)
     assert aside.to_dict()["talons"] == {"4": t4, "3": None}
     # T4 stays face down to the end of the deal, and nobody scores it.
-    over = position(
+    over = east_went_out(
         ["6C 9H", "", "5D 6D", "5S 6S"],
-        melds=([], ["KS KH KD KC KS KH KD", "QS QH QD QC QS QH QD"]),
-        stock="TH 4H",
-        to_move=None,
-        phase="over",
-        went_out=EAST,
-        concealed=False,
-        flags=SET_ASIDE,
+        ([], ["KS KH KD KC KS KH KD", "QS QH QD QC QS QH QD"]),
+        SET_ASIDE,
         openings=[1],
         talon_taken=[0, 4],
         talons={"4": None, "3": "AC AD AS"},
@@ -358,15 +373,10 @@ def test_ex_62_a_three_in_the_talon_and_talon_cards_at_the_end() -> None:
     assert hand(after, NORTH) == bag("9C 9D 6H 8C 8S KC 2H QS")
     assert after.history()[-1].to_dict()["threes"] == "3D"
     # East goes out before North's next turn; North holds aces that came in a talon.
-    over = position(
+    over = east_went_out(
         ["6C AS AD AC 9H", "", "5D 6D", "5S 6S"],
-        melds=(["KS KH KD *"], ["8S 8H 8D 8C 8S 8H 8D", "JS JH JD JC JS JH JD"]),
-        stock="TH 4H",
-        to_move=None,
-        phase="over",
-        went_out=EAST,
-        concealed=False,
-        flags=TL,
+        (["KS KH KD *"], ["8S 8H 8D 8C 8S 8H 8D", "JS JH JD JC JS JH JD"]),
+        TL,
         openings=[0, 1],
         talon_taken=[4, 3],
     )
