@@ -31,6 +31,7 @@ from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Move
 from canasta.table import (
+    NO_CLUB,
     OVER,
     TURN_CARD_DEPTH,
     Event,
@@ -276,8 +277,9 @@ def _build(
     hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
     stock = table.stock
-    talons = table.talons
-    turn_card = table.turn_card
+    club = table.club or NO_CLUB
+    talons = club.talons
+    turn_card = club.turn_card
     if turn_card is None and len(stock) == TURN_CARD_DEPTH and table.variant.shows_turn_card:
         turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
     return Observation(
@@ -311,15 +313,17 @@ def _build(
             table,
             hands=hidden_hands,
             stock=(),
-            talons=tuple(None if t is None else () for t in talons) if talons else talons,
+            club=club._replace(talons=tuple(None if t is None else () for t in talons))
+            if talons
+            else table.club,
         ),
         memory=memory,
         log=log,
         special_hand=table.special,
-        openings=table.openings,
-        talon_taken=table.talon_taken,
+        openings=club.openings,
+        talon_taken=club.talon_taken,
         talons_left=tuple(0 if t is None else len(t) for t in talons),
-        turn_card_drawn=table.turn_card is not None,
+        turn_card_drawn=club.turn_card is not None,
         turn_card=None if turn_card is None else CARDS[turn_card],
     )
 

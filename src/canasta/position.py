@@ -38,10 +38,12 @@ from canasta.table import (
     ANSWER,
     DRAW,
     NEW_TURN,
+    NO_CLUB,
     OVER,
     PLAY,
     TURN_CARD_DEPTH,
     WILD_RANK,
+    Club,
     Group,
     Meld,
     Memory,
@@ -121,18 +123,19 @@ def to_dict(st: Table, memory: Memory) -> dict[str, Any]:
         data["last_three"] = st.last_three
     if st.special is not None:
         data["special_hand"] = st.special
-    if st.openings:
-        data["openings"] = list(st.openings)
-    if any(st.talon_taken):
-        data["talon_taken"] = list(st.talon_taken)
-    if st.talons:
+    club = st.club or NO_CLUB
+    if club.openings:
+        data["openings"] = list(club.openings)
+    if any(club.talon_taken):
+        data["talon_taken"] = list(club.talon_taken)
+    if club.talons:
         sizes = st.variant.talon_sizes
         data["talons"] = {
             str(size): None if talon is None else format_codes(talon)
-            for size, talon in zip(sizes, st.talons, strict=True)
+            for size, talon in zip(sizes, club.talons, strict=True)
         }
-    if st.turn_card is not None:
-        data["turn_card"] = str(CARDS[st.turn_card])
+    if club.turn_card is not None:
+        data["turn_card"] = str(CARDS[club.turn_card])
     if st.phase == OVER:
         data["went_out"] = st.went_out
         data["concealed"] = st.concealed
@@ -492,10 +495,11 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         special=special,
         courtesy=courtesy,
         last_three=last_three,
-        openings=openings,
-        talon_taken=talon_taken,
-        talons=talons,
-        turn_card=turn_card,
+        club=(
+            Club(openings, talon_taken, talons, turn_card)
+            if variant.talon_sizes or variant.shows_turn_card
+            else None
+        ),
     )
     _check_opening_melds(table)
     legal = legal_moves(table)

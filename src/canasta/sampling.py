@@ -216,10 +216,13 @@ def _deal(
         extra = take(size - len(known), allowed, f"seat {seat}'s hand")
         hands.append(tuple(sorted(known + extra)))
     # The talons dealt face down (D31): unseen cards of the sizes shown.
-    talons = tuple(
-        None if t is None else tuple(take(size, lambda c: True, "a talon"))
-        for t, size in zip(template.talons, obs.talons_left, strict=True)
-    )
+    club = template.club
+    if club is not None and club.talons:
+        talons = tuple(
+            None if t is None else tuple(take(size, lambda c: True, "a talon"))
+            for t, size in zip(club.talons, obs.talons_left, strict=True)
+        )
+        club = club._replace(talons=talons)
     stock = top + take(obs.stock_size - len(top), lambda c: True, "the stock")
-    table = evolve(template, hands=tuple(hands), stock=tuple(stock), talons=talons)
+    table = evolve(template, hands=tuple(hands), stock=tuple(stock), club=club)
     return GameState(table, obs._memory, obs._log)

@@ -39,6 +39,7 @@ from canasta.observation import Observation, _build
 from canasta.position import from_dict, to_dict
 from canasta.scoring import Outcome, score_deal
 from canasta.table import (
+    NO_CLUB,
     OVER,
     TURN_CARD_DEPTH,
     Event,
@@ -232,27 +233,29 @@ class GameState:
     @property
     def openings(self) -> tuple[int, ...]:
         """Modern American talons: the sides in the order they opened this deal."""
-        return self._table.openings
+        return (self._table.club or NO_CLUB).openings
 
     @property
     def talon_taken(self) -> tuple[int, ...]:
         """Modern American talons: per side, the size of the talon it took (0: none yet);
         empty where talons are not played."""
-        return self._table.talon_taken
+        return (self._table.club or NO_CLUB).talon_taken
 
     @property
     def talons(self) -> tuple[tuple[Card, ...] | None, ...]:
         """Modern American talons dealt face down: the cards of each, the first side's
         first, or None once taken; empty where talons come from the stock."""
-        return tuple(None if t is None else cards_of(t) for t in self._table.talons)
+        talons = (self._table.club or NO_CLUB).talons
+        return tuple(None if t is None else cards_of(t) for t in talons)
 
     @property
     def turn_card(self) -> Card | None:
         """Modern American turn card: while it is in the stock, the card with 8 cards under
         it; once drawn, the card that was; None where the turn card is not played."""
         table = self._table
-        if table.turn_card is not None:
-            return CARDS[table.turn_card]
+        drawn = (table.club or NO_CLUB).turn_card
+        if drawn is not None:
+            return CARDS[drawn]
         if not table.variant.shows_turn_card or len(table.stock) < TURN_CARD_DEPTH:
             return None
         return CARDS[table.stock[-TURN_CARD_DEPTH]]

@@ -291,16 +291,8 @@ class Table:
     courtesy: int | None = None
     #: the seat that drew a three as the last stock card (it counts 5, spec §3.5.2)
     last_three: int | None = None
-    #: Modern American talons (spec §3.5.11.1): the sides in the order they opened this
-    #: deal (empty where talons are not played)
-    openings: tuple[int, ...] = ()
-    #: per side, the size of the talon it took (0: none yet); empty without talons
-    talon_taken: tuple[int, ...] = ()
-    #: talons dealt face down at the deal (D31), by the order of opening: each the cards
-    #: of a talon, or None once taken; empty where they come from the stock
-    talons: tuple[tuple[int, ...] | None, ...] = ()
-    #: Modern American turn card (spec §3.5.11.2): the turn card once drawn from the stock
-    turn_card: int | None = None
+    #: Modern American talons and turn card (`Club`); None where neither is played
+    club: Club | None = None
     #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
@@ -317,6 +309,30 @@ class Table:
         if lone is None or side == lone:
             return side
         return 1 if lone == 0 else 0
+
+
+class Club(NamedTuple):
+    """What a deal of Modern American with talons or the turn card adds to the table.
+
+    One record, so that a variant without them carries a single None (every move copies
+    the table's fields).
+    """
+
+    # Spec §3.5.11.1, §3.5.11.2, §3.5.11.7.
+
+    #: the sides in the order they opened this deal
+    openings: tuple[int, ...] = ()
+    #: per side, the size of the talon it took (0: none yet); empty without talons
+    talon_taken: tuple[int, ...] = ()
+    #: talons dealt face down at the deal (D31), by the order of opening: each the cards
+    #: of a talon, or None once taken; empty where they come from the stock
+    talons: tuple[tuple[int, ...] | None, ...] = ()
+    #: the turn card once drawn from the stock
+    turn_card: int | None = None
+
+
+#: The club record of a variant without talons or turn card, for reading.
+NO_CLUB = Club()
 
 
 class Memory(NamedTuple):

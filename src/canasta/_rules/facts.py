@@ -97,10 +97,12 @@ def talon_due(st: Table, side: int, turn: Turn) -> int:
         return 0
     if len(st.stock) < TURN_CARD_DEPTH:
         return 0  # TL4: the turn card has been drawn
-    openings = st.openings
+    club = st.club
+    assert club is not None  # a variant with talons deals one
+    openings = club.openings
     order = openings.index(side) if side in openings else len(openings)
     if variant.talons_set_aside:
-        talons = st.talons
+        talons = club.talons
         talon = talons[order] if order < len(talons) else None
         return len(talon) if talon is not None else 0
     sizes = variant.talon_sizes

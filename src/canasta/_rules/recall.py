@@ -35,13 +35,9 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
         if other != side and after.threes[other] is not before.threes[other]:
             laid = after.threes[other][len(before.threes[other]) :]
             notes = (("three", after.to_move, laid, 0),)
-    if after.talon_taken is not before.talon_taken:
-        # Spec §3.5.11.1 TL3: the opener took the talon; the others see its size only.
-        notes = (("talon", seat, (), after.talon_taken[side]), *notes)
-    turn_card = after.turn_card
-    if turn_card is not before.turn_card and turn_card is not None:
-        # Spec §3.5.11.2 TC3: whoever took the turn card announced it.
-        notes = (*notes, ("turn_card", _turn_card_taker(before, after, seat), (turn_card,), 0))
+    club = after.club
+    if club is not before.club:
+        notes = _club_notes(before, after, seat, notes)
     return Step(
         log,
         1 if log is None else log.length + 1,
@@ -52,6 +48,23 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
         threes[len(before.threes[side]) :] if threes is not before.threes[side] else (),
         notes,
     )
+
+
+def _club_notes(
+    before: Table, after: Table, seat: int, notes: tuple[RawNote, ...]
+) -> tuple[RawNote, ...]:
+    """``notes`` with the talon ``seat`` took and the turn card shown during the move."""
+    was, club = before.club, after.club
+    assert was is not None and club is not None
+    if club.talon_taken != was.talon_taken:
+        # Spec §3.5.11.1 TL3: the opener took the talon; the others see its size only.
+        size = club.talon_taken[before.variant.side_of(seat)]
+        notes = (("talon", seat, (), size), *notes)
+    turn_card = club.turn_card
+    if turn_card is not None and was.turn_card is None:
+        # Spec §3.5.11.2 TC3: whoever took the turn card announced it.
+        notes = (*notes, ("turn_card", _turn_card_taker(before, after, seat), (turn_card,), 0))
+    return notes
 
 
 def _turn_card_taker(before: Table, after: Table, seat: int) -> int:
@@ -71,10 +84,13 @@ def _turn_card_taker(before: Table, after: Table, seat: int) -> int:
 
 
 def _shown_turn_card(memory: Memory, before: Table, after: Table) -> Memory:
-    """The turn card was shown as it went into a hand: it is known to be there (a three
-    goes face up instead)."""
+    """The memory with the turn card known to be in the hand that took it, if the move
+    showed it (a three goes face up instead)."""
     # Spec §3.5.11.2 TC3.
-    code = after.turn_card
+    was, club = before.club, after.club
+    if was is None or club is None or club.turn_card is was.turn_card:
+        return memory
+    code = club.turn_card
     assert code is not None and before.to_move is not None
     taker = _turn_card_taker(before, after, before.to_move)
     if code not in after.hands[taker]:
@@ -98,7 +114,7 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
     move = decision.move
     kind = type(move)
     # The turn card goes into a hand last of all in a move (after a discard, a lay-out).
-    shown = after.turn_card is not before.turn_card
+    shown = after.club is not before.club
     if kind is Draw:
         # Nobody sees the cards drawn, the turn card aside.
         return _shown_turn_card(memory, before, after) if shown else memory

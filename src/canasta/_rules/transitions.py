@@ -31,6 +31,7 @@ from canasta.table import (
     PLAY,
     TURN_CARD_DEPTH,
     WILD_RANK,
+    Club,
     Meld,
     Table,
     evolve,
@@ -79,8 +80,7 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
         melded_seats=(False,) * players,
         turn=NEW_TURN,
         asked=(0,) * players,
-        talon_taken=(0,) * variant.sides if variant.talon_sizes else (),
-        talons=tuple(talons),
+        club=_new_club(variant, tuple(talons)),
     )
     if variant.declares_threes_at_deal:
         # Spec §2.2 (4), D3: in turn order from the first player, each replaces in full.
@@ -92,6 +92,13 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
                 keep = next((c for c in hands[seat] if c in variant.laid_out_threes), None)
             table = declare_threes(table, seat, keep)
     return begin_turn(table, first)
+
+
+def _new_club(variant: Variant, talons: tuple[tuple[int, ...] | None, ...]) -> Club | None:
+    """The club record a deal starts with, where talons or the turn card are played."""
+    if not variant.talon_sizes and not variant.shows_turn_card:
+        return None
+    return Club(talon_taken=(0,) * variant.sides if variant.talon_sizes else (), talons=talons)
 
 
 def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
@@ -297,17 +304,19 @@ def _take_talon(st: Table, seat: int, size: int) -> Table:
     # Spec §3.5.11.1 TL2, TL3, TL8.
     variant = st.variant
     side = variant.side_of(seat)
-    st = evolve(st, talon_taken=replaced(st.talon_taken, side, size))
+    club = st.club
+    assert club is not None  # talon_due found a talon
+    club = club._replace(talon_taken=replaced(club.talon_taken, side, size))
     if not variant.talons_set_aside:
         # Drawn from the top of the stock: a three among them is replaced by the next card,
         # as in a draw, and a three as the last stock card ends the deal (spec §3.5.2).
-        return _draw(st, seat, size)
-    order = st.openings.index(side)
-    talon = st.talons[order]
+        return _draw(evolve(st, club=club), seat, size)
+    order = club.openings.index(side)
+    talon = club.talons[order]
     assert talon is not None  # talon_due found it there
     hand = tuple(sorted(st.hands[seat] + talon))
-    st = evolve(st, hands=replaced(st.hands, seat, hand), talons=replaced(st.talons, order, None))
-    return declare_threes(st, seat)
+    club = club._replace(talons=replaced(club.talons, order, None))
+    return declare_threes(evolve(st, hands=replaced(st.hands, seat, hand), club=club), seat)
 
 
 def _shown_turn_card(before: Table, after: Table) -> Table:
@@ -315,7 +324,9 @@ def _shown_turn_card(before: Table, after: Table) -> Table:
     (a draw, replacement cards, a talon) included it: whoever took it showed it."""
     # Spec §3.5.11.2 TC3.
     if len(after.stock) < TURN_CARD_DEPTH <= len(before.stock) and before.variant.shows_turn_card:
-        return evolve(after, turn_card=before.stock[-TURN_CARD_DEPTH])
+        club = after.club
+        assert club is not None  # a variant with the turn card deals one
+        return evolve(after, club=club._replace(turn_card=before.stock[-TURN_CARD_DEPTH]))
     return after
 
 
@@ -357,7 +368,7 @@ def commit(st: Table, decision: Decision) -> Table:
         pile = (*st.pile, code)
         frozen = st.frozen or variant.freezes_pile(code)
         # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
-        talon = opening_talon(st, seat)
+        talon = 0 if st.club is None else opening_talon(st, seat)
         # TL6: the last card goes out where going out is allowed; else the talon fills
         # the empty hand.
         if not rest and not (
@@ -411,9 +422,10 @@ def commit(st: Table, decision: Decision) -> Table:
     if not st.opened[side]:
         if opening_complete(st, side, st.turn):
             opened = replaced(st.opened, side, True)
-            if variant.talon_sizes:
+            club = st.club
+            if club is not None and variant.talon_sizes:
                 # Spec §3.5.11.1 TL1: the order of opening sets the talon's size.
-                st = evolve(st, openings=(*st.openings, side))
+                st = evolve(st, club=club._replace(openings=(*club.openings, side)))
             if variant.special_hand_courtesy:
                 # D36: partner may still show a special hand on the next own turn.
                 st = evolve(st, courtesy=(seat + variant.sides) % variant.players)
