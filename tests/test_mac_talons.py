@@ -177,6 +177,23 @@ def test_ex_57_hand_size_floor_with_a_pending_talon() -> None:
     assert assert_legal(drawn, "discard:5H").talon_taken == (0, 0)
 
 
+def test_tl7_an_opening_may_need_all_cards_but_the_discard() -> None:
+    """TL7: with a talon due, an opening that needs 13 of the 14 cards is found from its
+    first meld on (the look-ahead keeps one card, not two); hold_and_throw refuses it."""
+    hand_ = "KS KH KD KC QS QH QD 8C 8D 8H 5H 9S 9H 9D"  # 40 + 30 + 30 + 30 = 130
+    state = table([hand_, *WAITING[1:]], stock_size=30, pile="4D 6C", flags=TL)
+    first = assert_legal(state, "meld:KKKK")
+    after = first.play("meld:QQQ meld:888 meld:999 discard:5H")
+    assert after.talon_taken == (4, 0) and len(after.hand(NORTH)) == 4
+    strict = table(
+        [hand_, *WAITING[1:]],
+        stock_size=30,
+        pile="4D 6C",
+        flags={**TL, "mac_talon_hand_floor": "hold_and_throw"},
+    )
+    assert_illegal(strict, "meld:KKKK", R.INITIAL_MINIMUM)
+
+
 def ex58(flags: dict[str, Any]) -> canasta.GameState:
     """EX-58: North takes the pile with 99 and opens with it."""
     return table(

@@ -298,8 +298,17 @@ def query(
     seat = st.to_move
     assert seat is not None
     opening = None
+    keeps = 2
     if not opened:
-        opening = (turn.opening, variant.initial_minimum(st.scores[variant.side_of(seat)]))
+        side = variant.side_of(seat)
+        opening = (turn.opening, variant.initial_minimum(st.scores[side]))
+        if (
+            st.club is not None
+            and not counts[THREE]
+            and variant.talon_lowers_floor
+            and talon_due(st, side, turn)
+        ):
+            keeps = 1  # TL7: the talon will fill the hand; a card to discard will do
     return lookahead.Query(
         goal=goal,
         counts=tuple(counts),
@@ -313,6 +322,7 @@ def query(
         concealed=concealed,
         no_out=turn.permission is False,
         no_discard=turn.no_discard,
+        keeps=keeps,
     )
 
 

@@ -66,6 +66,9 @@ class Query(NamedTuple):
     #: no discard this turn (a three drawn as the last stock card, D11): going out must
     #: meld every card
     no_discard: bool = False
+    #: the cards the hand must keep when the player does not go out: 2, a card to hold and
+    #: one to throw (spec §2.9); 1 while a talon will fill the hand (§3.5.11.1 TL7)
+    keeps: int = 2
 
 
 def feasible(variant: Variant, query: Query) -> bool:
@@ -219,7 +222,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     continue
                 return True
             # The hand keeps 2 cards unless the player may go out (spec §2.9).
-            if done and (cards_left >= 2 or (may_out and (cards_left == 1 or not needs_discard))):
+            if done and (
+                cards_left >= q.keeps or (may_out and (cards_left == 1 or not needs_discard))
+            ):
                 return True
         return False
 
