@@ -320,6 +320,9 @@ def test_ex_60_turn_card_and_the_talon_cut_off() -> None:
     assert seven in after.hand(EAST)
     assert notes(after) == ["talon 1 3", "turn_card 1 7H"]
     assert after.observe(NORTH).turn_card == seven
+    drawing = str(after.observe(NORTH))
+    assert "Stock: 6 (turn card 7H, drawn)" in drawing and "talon taken: 3 cards" in drawing
+    assert "Known from the pile, the turn card: seat 1 holds 7H" in drawing
     # (c) Without the turn card: the same talons, nothing face up, no announcement.
     plain = east_to_draw(9, TL)
     assert plain.turn_card is None and plain.observe(NORTH).turn_card is None
@@ -347,6 +350,7 @@ def test_ex_61_set_aside_talons_at_the_deal() -> None:
     assert len(state.stock) == 108 - 52 - 7 == 49
     assert state.turn_card == state.stock[40]
     assert state.observe(NORTH).talons_left == (4, 3)
+    assert "Talons face down: 4, 3" in str(state)
     assert "talons_left" in state.observe(NORTH).to_dict()
     # North opens first: T4 after the discard; East later: T3.
     north = table(
