@@ -299,6 +299,10 @@ def test_ex_60_turn_card_and_the_talon_cut_off() -> None:
     assert state.turn_card == seven
     assert all(state.observe(seat).turn_card == seven for seat in range(4))
     assert not state.observe(NORTH).turn_card_drawn
+    # A chance player may not put another card on top of the face-up turn card.
+    with pytest.raises(canasta.ArgumentError, match="turn card 7H lies face up"):
+        state.with_stock_top(str(state.stock[1]))
+    assert state.with_stock_top(f"7H {state.stock[1]}").stock[:2] == state.stock[:2]
     drawn = assert_legal(state, "draw")
     assert notes(drawn) == ["turn_card 1 7H"] and len(drawn.stock) == 8
     assert drawn.observe(WEST).turn_card_drawn and drawn.observe(WEST).turn_card == seven

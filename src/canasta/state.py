@@ -302,15 +302,24 @@ class GameState:
         chosen, choose one more and play the move again.
 
         Raises:
-            ArgumentError: ``cards`` are not cards of the stock (with as many copies); this
-                state is unchanged.
+            ArgumentError: ``cards`` are not cards of the stock (with as many copies), or
+                the first is not the face-up turn card on top of the stock (Modern
+                American); this state is unchanged.
         """
         try:
             codes = card_codes(cards)
         except NotationError as exc:
             raise ArgumentError(f"stock top: {exc}") from None
-        table = stack_stock(self._table, codes)
+        table_before = self._table
+        table = stack_stock(table_before, codes)
         if table is None:
+            turn_card = self.turn_card
+            stock = table_before.stock
+            if turn_card is not None and len(stock) == TURN_CARD_DEPTH and codes[0] != stock[0]:
+                raise ArgumentError(
+                    f"stock top: the turn card {turn_card} lies face up on top of the stock, "
+                    f"so {format_codes(codes)!r} must start with it"
+                )
             raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")
         new = GameState(table, self._memory, self._log)
         # The legal moves never depend on the stock's order: the cached list still holds.

@@ -109,8 +109,14 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     threes) takes the first card, and whether another card is taken depends only on the
     cards taken before it: so a chance player may choose each card as it is drawn, by
     stacking the cards chosen so far and playing the move again.
+
+    None too when the stock's top card is the face-up turn card and ``top`` starts with
+    another card: that card is seen by everyone (spec §3.5.11.2 TC2).
     """
-    rest = list(st.stock)
+    stock = st.stock
+    if top and top[0] != stock[0] and len(stock) == TURN_CARD_DEPTH and st.variant.shows_turn_card:
+        return None
+    rest = list(stock)
     for code in top:
         if code not in rest:
             return None
