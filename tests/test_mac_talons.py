@@ -8,6 +8,7 @@ Seats 0 and 2 (North, South) are side 0; seats 1 and 3 (East, West) side 1.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -299,6 +300,9 @@ def test_ex_60_turn_card_and_the_talon_cut_off() -> None:
     assert state.turn_card == seven
     assert all(state.observe(seat).turn_card == seven for seat in range(4))
     assert not state.observe(NORTH).turn_card_drawn
+    # A sampled deal keeps the face-up turn card on top, and once drawn in East's hand.
+    sampled = canasta.sample_state(state.observe(NORTH), random.Random(1))
+    assert sampled.stock[0] == seven and sampled.observe(NORTH) == state.observe(NORTH)
     # A chance player may not put another card on top of the face-up turn card.
     with pytest.raises(canasta.ArgumentError, match="turn card 7H lies face up"):
         state.with_stock_top(str(state.stock[1]))
@@ -307,6 +311,7 @@ def test_ex_60_turn_card_and_the_talon_cut_off() -> None:
     assert notes(drawn) == ["turn_card 1 7H"] and len(drawn.stock) == 8
     assert drawn.observe(WEST).turn_card_drawn and drawn.observe(WEST).turn_card == seven
     assert seven in drawn.observe(WEST).known[EAST]
+    assert seven in canasta.sample_state(drawn.observe(WEST), random.Random(2)).hand(EAST)
     assert drawn.to_dict()["turn_card"] == "7H"
     opened = drawn.play(OPENS)
     # No talon will come: a card to hold and a card to throw.
@@ -355,6 +360,9 @@ def test_ex_61_set_aside_talons_at_the_deal() -> None:
     assert state.turn_card == state.stock[40]
     assert state.observe(NORTH).talons_left == (4, 3)
     assert "Talons face down: 4, 3" in str(state)
+    sampled = canasta.sample_state(state.observe(EAST), random.Random(3))
+    assert [len(t or ()) for t in sampled.talons] == [4, 3]
+    assert sampled.observe(EAST) == state.observe(EAST)
     assert "talons_left" in state.observe(NORTH).to_dict()
     # North opens first: T4 after the discard; East later: T3.
     north = table(

@@ -13,11 +13,15 @@ import canasta
 from canasta import sample_state
 from canasta.observation import Observation, observe
 
-NAMES = canasta.variants.names()
+#: The registered variants, and the club preset with its talons dealt face down.
+NAMES: list[str | canasta.Variant] = [
+    *canasta.variants.names(),
+    canasta.variants.get("modern-american-club", mac_talon_source="set_aside"),
+]
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _played(name: str, seed: int, plies: int) -> canasta.GameState:
+def _played(name: str | canasta.Variant, seed: int, plies: int) -> canasta.GameState:
     """A deal after up to ``plies`` random moves (a stuck position ends the walk)."""
     rng = random.Random(seed)
     state = canasta.new_game(name, seed=seed)
@@ -50,6 +54,11 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
         if state.phase == "answer":
             fixed.add((state.to_move - state.variant.sides) % state.variant.players)
     pool: list[int] = [c.code for c in state.stock]
+    # Modern American: the face-up turn card on top of the stock stays there; the talons
+    # dealt face down are hidden cards too.
+    top = [pool.pop(0)] if obs.turn_card is not None and not obs.turn_card_drawn else []
+    talons = state.talons
+    pool += [c.code for talon in talons if talon is not None for c in talon]
     kept: dict[int, list[int]] = {}
     for other, hand in enumerate(state.hands):
         if other in fixed:
@@ -74,8 +83,14 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
     pool += threes
     rng.shuffle(pool)
     data = state.to_dict()
+    if talons:
+        sizes = state.variant.talon_sizes
+        data["talons"] = {}
+        for size, talon in zip(sizes, talons, strict=True):
+            data["talons"][str(size)] = None if talon is None else " ".join(map(_text, pool[:size]))
+            del pool[: 0 if talon is None else size]
     data["hands"] = [" ".join(str(canasta.Card.parse(_text(c))) for c in h) for h in hands]
-    data["stock"] = " ".join(_text(c) for c in pool)
+    data["stock"] = " ".join(_text(c) for c in top + pool)
     return canasta.GameState.from_dict(data)
 
 
