@@ -508,3 +508,20 @@ def test_the_club_preset_plays_talons_the_turn_card_and_special_hands() -> None:
     assert changed == {"mac_talons", "mac_turn_card", "mac_special_hands", "mac_hold_three"}
     assert club.to_config() == {"variant": "modern-american-club"}
     assert canasta.variants.from_config(club.to_config(full=True)) == club
+
+
+def test_greedy_bot_shows_a_special_hand_in_the_club_preset() -> None:
+    """GreedyBot shows a special hand it holds after the draw in the preset too."""
+    pairs = "4S 4H 6C 6D 8S 8H 9C 9D JS JH QC QD KS KH"
+    club = canasta.variants.get("modern-american-club")
+    state = canasta.GameState.from_dict(
+        {
+            "variant": "modern-american-club",
+            "phase": "play",
+            "to_move": 2,
+            "hands": ["5S 6S 7S", "5H 6H 7H", pairs, "5D 6D 7D"],
+            "stock": filler(30, pairs, *WAITING),
+        }
+    )
+    assert state.variant is club
+    assert canasta.bots.GreedyBot().choose(state.observe(2)) == canasta.Special()
