@@ -111,8 +111,9 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     stacking the cards chosen so far and playing the move again.
 
     None too when the stock's top card is the face-up turn card and ``top`` starts with
-    another card: that card is seen by everyone (spec §3.5.11.2 TC2).
+    another card: that card is seen by everyone.
     """
+    # Spec §3.5.11.2 TC2.
     stock = st.stock
     if top and top[0] != stock[0] and len(stock) == TURN_CARD_DEPTH and st.variant.shows_turn_card:
         return None
