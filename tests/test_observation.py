@@ -18,7 +18,15 @@ NAMES: list[str | canasta.Variant] = [
     *canasta.variants.names(),
     canasta.variants.get("modern-american-club", mac_talon_source="set_aside"),
 ]
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: Modern American with the going-out discard face down (spec §3.5.11.5).
+COVERED = canasta.variants.get("modern-american", mac_covered_last_discard=True)
+SETTINGS = settings(
+    derandomize=True,
+    database=None,
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _played(name: str | canasta.Variant, seed: int, plies: int) -> canasta.GameState:
@@ -56,7 +64,7 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
     pool: list[int] = [c.code for c in state.stock]
     # Modern American: the face-up turn card on top of the stock stays there; the talons
     # dealt face down are hidden cards too.
-    top = [pool.pop(0)] if obs.turn_card is not None and not obs.turn_card_drawn else []
+    stock_top = [pool.pop(0)] if obs.turn_card is not None and not obs.turn_card_drawn else []
     talons = state.talons
     pool += [c.code for talon in talons if talon is not None for c in talon]
     kept: dict[int, list[int]] = {}
@@ -68,6 +76,11 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
         for code in rest.elements():
             (keep if code in laid_out else pool).append(code)
         kept[other] = keep
+    # Read from the state, not from the observation under test.
+    covered = state.to_dict().get("pile_covered") is True and seat != state.went_out
+    if covered:
+        # The discard that went out face down, unseen by this seat, goes back to the pool.
+        pool.append(state.pile[-1].code)
     rng.shuffle(pool)
     # Threes that are laid face up never go into a hand: they stay in the stock.
     threes = [c for c in pool if c in laid_out]
@@ -80,9 +93,17 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
         need = len(hand) - len(kept[other])
         hands.append(tuple(kept[other] + pool[:need]))
         del pool[:need]
+    data = state.to_dict()
+    if covered:
+        # Any card but a three may have been that discard.
+        top = _text(pool.pop())
+        data["pile"] = " ".join([*data["pile"].split()[:-1], top])
+        went_out = state.went_out
+        assert went_out is not None
+        if "discarded" in data:
+            data["discarded"][went_out] = " ".join([*data["discarded"][went_out].split()[:-1], top])
     pool += threes
     rng.shuffle(pool)
-    data = state.to_dict()
     if talons:
         sizes = state.variant.talon_sizes
         data["talons"] = {}
@@ -90,7 +111,7 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
             data["talons"][str(size)] = None if talon is None else " ".join(map(_text, pool[:size]))
             del pool[: 0 if talon is None else size]
     data["hands"] = [" ".join(str(canasta.Card.parse(_text(c))) for c in h) for h in hands]
-    data["stock"] = " ".join(_text(c) for c in top + pool)
+    data["stock"] = " ".join(_text(c) for c in stock_top + pool)
     return canasta.GameState.from_dict(data)
 
 
@@ -100,11 +121,50 @@ def _text(code: int) -> str:
     return str(CARDS[code])
 
 
-states = st.builds(
-    _played,
-    name=st.sampled_from(NAMES),
-    seed=st.integers(0, 10**6),
-    plies=st.integers(0, 160),
+def _covered_end(seed: int, seat: int) -> canasta.GameState:
+    """A Modern American deal with the discard that goes out face down, just ended by
+    ``seat``: its side had two canastas, it held one card and discarded it; the other
+    hands, the pile and the stock are dealt at random (random play seldom goes out)."""
+    rng = random.Random(seed)
+    canastas = ["7S 7S 7H 7H 7D 7D 7C", "KS KS KH KH KD KD KC"]
+    deck = Counter(canasta.deal.full_deck(COVERED))
+    deck.subtract(c.code for c in canasta.parse_cards(" ".join(canastas)))
+    cards = list(deck.elements())
+    rng.shuffle(cards)
+    naturals = [c for c in cards if _text(c)[0] != "3"]
+    last = naturals.pop()
+    hands = [
+        [last] if s == seat else [naturals.pop() for _ in range(rng.randint(1, 11))]
+        for s in range(4)
+    ]
+    pile = [naturals.pop() for _ in range(rng.randint(0, 5))]
+    used = Counter(c for h in hands for c in h) + Counter(pile)
+    stock = list((Counter(cards) - used).elements())
+    rng.shuffle(stock)
+    melds: list[list[str]] = [[], []]
+    melds[seat % 2] = canastas
+    state = canasta.GameState.from_dict(
+        {
+            "variant": COVERED.to_config(),
+            "to_move": seat,
+            "phase": "play",
+            "hands": [" ".join(map(_text, h)) for h in hands],
+            "pile": " ".join(map(_text, pile)),
+            "stock": " ".join(map(_text, stock[: rng.randint(1, 40)])),
+            "melds": melds,
+        }
+    )
+    return state.apply(f"discard:{_text(last)}")
+
+
+states = st.one_of(
+    st.builds(
+        _played,
+        name=st.sampled_from([*NAMES, COVERED]),
+        seed=st.integers(0, 10**6),
+        plies=st.integers(0, 160),
+    ),
+    st.builds(_covered_end, seed=st.integers(0, 10**6), seat=st.integers(0, 3)),
 )
 
 
@@ -134,7 +194,8 @@ def test_sampled_state_has_the_same_observation(
     for other, known in enumerate(obs.known):
         assert not _codes(known) - _codes(sampled.hands[other])
     seen = obs.pile_seen
-    assert sampled.pile[len(sampled.pile) - len(seen) :] == seen
+    pile = sampled.pile[:-1] if obs.pile_covered and obs.pile_top is None else sampled.pile
+    assert pile[len(pile) - len(seen) :] == seen
     # Never more copies of a card than the decks hold.
     deck = Counter(canasta.deal.full_deck(state.variant))
     everything = _codes(sampled.stock) + _codes(sampled.pile)
@@ -157,7 +218,10 @@ def test_the_observation_tells_the_truth(state: canasta.GameState, data: st.Data
     assert obs.hand == state.hand(seat)
     assert obs.hand_sizes == tuple(len(h) for h in state.hands)
     assert obs.stock_size == len(state.stock) and obs.pile_size == len(state.pile)
-    assert obs.pile_top == state.pile_top
+    # A covered discard (Modern American) is hidden from all but the seat that made it.
+    hidden = obs.pile_covered and seat != state.went_out
+    assert obs.pile_covered == (state.to_dict().get("pile_covered") is True)
+    assert obs.pile_top == (None if hidden else state.pile_top)
     assert obs.melds == state.melds and obs.frozen == state.frozen
     assert obs.to_move == state.to_move and obs.phase == state.phase
     # Legal moves only for the seat to act.
@@ -166,12 +230,16 @@ def test_the_observation_tells_the_truth(state: canasta.GameState, data: st.Data
     for other, known in enumerate(obs.known):
         assert not _codes(known) - _codes(state.hands[other])
     seen = obs.pile_seen
-    assert state.pile[len(state.pile) - len(seen) :] == seen
-    assert (len(seen) >= 1) == bool(state.pile)
-    # Draws never show their cards, not even to the seat that drew.
+    pile = state.pile[:-1] if hidden else state.pile
+    assert pile[len(pile) - len(seen) :] == seen
+    assert (len(seen) >= 1) == bool(pile)
+    # Draws never show their cards, not even to the seat that drew; nor does a covered
+    # discard to the other seats.
     for event in obs.history:
-        if event.move.kind == "draw":
+        if event.move.kind in ("draw", "covered"):
             assert event.cards == ()
+    if hidden and obs.history:
+        assert obs.history[-1].move.kind == "covered"
     json.dumps(obs.to_dict())
 
 

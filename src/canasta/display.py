@@ -125,8 +125,10 @@ def _public_lines(obs: Observation, style: Style, heading: str, you: int | None)
         for side, score in enumerate(obs.scores)
     )
     lines.append(f"Scores before this deal: {scores}   (target {variant.target_score})")
-    top = style.card(obs.pile_top) if obs.pile_top is not None else "-"
-    flags = []
+    # A covered top card (Modern American) is "?" to the seats that did not discard it.
+    hidden = "?" if obs.pile_covered else "-"
+    top = style.card(obs.pile_top) if obs.pile_top is not None else hidden
+    flags = ["top face down"] if obs.pile_covered else []
     if obs.frozen or variant.pile_always_frozen:
         flags.append("frozen")
     if obs.blocked and obs.pile_top is not None:

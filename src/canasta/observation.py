@@ -3,9 +3,10 @@
 An observation is built *for an explicit seat*. It has two parts:
 
 * **what is visible now**: the seat's own hand, the other hands' sizes, every side's melds
-  and threes, the pile (every card in it was discarded face up, so the whole pile is public),
-  whether the pile is frozen, the stock size, the scores, the phase, who is to move, the
-  public progress of the current turn, and the legal moves when the seat is to act.
+  and threes, the pile (every card in it was discarded face up, so the whole pile is public,
+  but for Modern American's covered last discard, which only its player sees), whether the
+  pile is frozen, the stock size, the scores, the phase, who is to move, the public
+  progress of the current turn, and the legal moves when the seat is to act.
 * **what the table remembers** (perfect recall, as in OpenSpiel): the cards known to be in
   each hand (taken from the pile and not played since) and each seat's discards. The state
   carries this memory forward move by move and saves it with a position, so it costs the
@@ -21,7 +22,7 @@ into a full state that gives the same observation.
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -29,7 +30,7 @@ from canasta import _input
 from canasta.cards import CARDS, Card, cards_of
 from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
-from canasta.moves import Move
+from canasta.moves import Discard, Move
 from canasta.table import (
     NO_CLUB,
     OVER,
@@ -44,16 +45,36 @@ from canasta.table import (
     evolve,
     log_events,
     turn_progress,
+    with_discards,
+    with_last_move,
 )
 from canasta.variants.base import Variant
 
 if TYPE_CHECKING:
     from canasta.state import GameState
 
-__all__ = ["Note", "Observation", "PublicEvent", "observe"]
+__all__ = ["CoveredDiscard", "Note", "Observation", "PublicEvent", "observe"]
 
 #: The public event of a move (the name observations used before events showed cards).
 PublicEvent = Event
+
+
+@attrs.frozen(repr=False)
+class CoveredDiscard(Move):
+    """A discard made face down, as the other seats see it in `Observation.history`: the
+    discard that goes out in Modern American with ``mac_covered_last_discard``. It shows no
+    card (its event's ``cards`` are empty too). It is no move to play: its text
+    ``covered`` is not notation, and `canasta.parse_move` does not read it."""
+
+    # Spec §3.5.11.5 CD4.
+
+    kind: ClassVar[str] = "covered"
+
+    def __repr__(self) -> str:
+        return "CoveredDiscard()"
+
+
+_COVERED = CoveredDiscard()
 
 
 @lru_cache(maxsize=1024)
@@ -85,8 +106,9 @@ class Observation:
         threes: each side's threes laid face up.
         opened: each side has completed its initial meld this deal.
         melded_seats: each seat has melded or laid off earlier this deal.
-        pile_top: the pile's top card, or None when the pile is empty.
-        pile_size: the number of cards in the pile.
+        pile_top: the pile's top card, or None when the pile is empty or its top card lies
+            face down for this seat (``pile_covered``).
+        pile_size: the number of cards in the pile (a covered card included).
         frozen: the pile is frozen.
         stock_size: the number of cards in the stock.
         turn: the public progress of the current turn (pile taken, opening value so far,
@@ -100,8 +122,9 @@ class Observation:
         known: per seat, cards known to be in that hand: taken from the pile and not
             played since.
         discarded: per seat, the cards that seat discarded this deal, in order.
-        pile_seen: the whole pile, bottom to top (every card in it was discarded face
-            up or turned up at the deal).
+        pile_seen: the pile's cards this seat has seen, bottom to top: the whole pile (every
+            card in it was discarded face up or turned up at the deal), but a covered top
+            card that another seat discarded.
         history: the public history of the deal since it was dealt or read (not
             compared).
         special_hand: Modern American: the special hand shown to end the deal, or None.
@@ -195,6 +218,15 @@ class Observation:
         return self.variant.players
 
     @property
+    def pile_covered(self) -> bool:
+        """Modern American with ``mac_covered_last_discard``: the deal ended by a discard
+        made face down. Only the seat that made it sees the card (in ``pile_top``,
+        ``pile_seen``, ``discarded`` and ``history``); the other seats see the pile one card
+        larger and the move as a `CoveredDiscard`."""
+        # A property, not a field: the variant, went_out and special_hand tell it.
+        return self._template.pile_covered
+
+    @property
     def is_over(self) -> bool:
         return self.phase == OVER
 
@@ -250,6 +282,10 @@ class Observation:
             "discarded": [" ".join(map(str, d)) for d in self.discarded],
             "pile_seen": " ".join(map(str, self.pile_seen)),
         }
+        if self.pile_covered:
+            data["pile_covered"] = True
+            if self.pile_top is None:
+                data["pile_top"] = "hidden"
         if self.lone is not None:
             data["lone"] = self.lone
         if self.phase == OVER:
@@ -282,7 +318,7 @@ def _build(
     turn_card = club.turn_card
     if turn_card is None and len(stock) == TURN_CARD_DEPTH and table.variant.shows_turn_card:
         turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
-    return Observation(
+    obs = Observation(
         variant=table.variant,
         seat=seat,
         scores=table.scores,
@@ -325,6 +361,35 @@ def _build(
         talons_left=tuple(0 if t is None else len(t) for t in talons),
         turn_card_drawn=club.turn_card is not None,
         turn_card=None if turn_card is None else CARDS[turn_card],
+    )
+    if table.went_out is not None and seat != table.went_out and table.pile_covered:
+        return _covered(obs, memory, log)
+    return obs
+
+
+def _covered(obs: Observation, memory: Memory, log: Step | None) -> Observation:
+    """``obs``, of a seat but the one that went out, of a deal that ended by a covered
+    discard: without the card (the pile top hidden, the pile seen below it, the table's
+    memory without it, and the log with the move as a `CoveredDiscard`)."""
+    # Spec §3.5.11.5 CD4. The going-out discard is the last card of its seat's discards
+    # (a position's memory is checked for that) and the last step of the log (if the log
+    # holds it: a position read at the end of the deal has none).
+    seat = obs.went_out
+    assert seat is not None
+    own = memory.discarded[seat]
+    if own:
+        memory = with_discards(memory, seat, own[:-1])
+    if log is not None and log.seat == seat and type(log.move) is Discard:
+        log = with_last_move(log, _COVERED, ())
+    template = obs._template
+    return evolve(
+        obs,
+        pile_top=None,
+        pile_seen=obs.pile_seen[:-1],
+        discarded=_cards_each(memory.discarded),
+        _template=evolve(template, pile=template.pile[:-1]),
+        _memory=memory,
+        _log=log,
     )
 
 

@@ -74,6 +74,7 @@ _KEYS = {
     "asked",
     "went_out",
     "concealed",
+    "pile_covered",
     "opened",
     "lone",
     "special_hand",
@@ -139,6 +140,8 @@ def to_dict(st: Table, memory: Memory) -> dict[str, Any]:
     if st.phase == OVER:
         data["went_out"] = st.went_out
         data["concealed"] = st.concealed
+        if st.pile_covered:
+            data["pile_covered"] = True
     if any(memory.known):
         data["known"] = [format_codes(k) for k in memory.known]
     if any(memory.discarded):
@@ -502,6 +505,8 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         ),
     )
     _check_opening_melds(table)
+    memory = _memory(data, hands)
+    _check_covered(table, memory, data.get("pile_covered"))
     legal = legal_moves(table)
     if phase != OVER and not legal:
         # What no position reached by play can be: its player can neither play nor end.
@@ -515,7 +520,7 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         for answer in (YES, NO):
             if not legal_moves(commit(table, Decision(answer, (), None))):
                 raise _fail(f"phase answer: the seat that asked could not play on after {answer}")
-    return table, _memory(data, hands), legal
+    return table, memory, legal
 
 
 def _openings(
@@ -647,6 +652,40 @@ def _check_held_threes(
             raise _fail(f"hands[{seat}] holds {held} threes; a player may hold one")
         if held and opened[variant.side_of(seat)] and seat == to_move and phase == DRAW:
             raise _fail(f"hands[{seat}] holds a three, but its side has opened")
+
+
+def _check_covered(table: Table, memory: Memory, given: Any) -> None:
+    """The key ``pile_covered`` says what the rules make of the deal's end: the discard
+    that went out lies face down where the variant covers it, and only then."""
+    # Spec §3.5.11.5 CD1, §3.5.11.7.
+    if given is not None and type(given) is not bool:
+        raise _fail(f"pile_covered must be true or false, got {json_excerpt(given)}")
+    covered = table.pile_covered
+    if given and not covered:
+        if not table.variant.covers_last_discard:
+            raise _fail("pile_covered is only allowed where mac_covered_last_discard is on")
+        raise _fail(
+            "pile_covered: only the discard that went out lies face down, so the phase must "
+            "be over with went_out set (and no special hand shown)"
+        )
+    if given is False and covered:
+        raise _fail(
+            "pile_covered must be true: with mac_covered_last_discard the discard that went "
+            "out lies face down"
+        )
+    if not covered:
+        return
+    assert table.went_out is not None
+    if not table.pile:
+        raise _fail(
+            "pile: the discard that went out must be on the pile (mac_covered_last_discard)"
+        )
+    discards = memory.discarded[table.went_out]
+    if discards and discards[-1] != table.pile[-1]:
+        raise _fail(
+            f"discarded[{table.went_out}] must end with the discard that went out, the "
+            "pile's top card"
+        )
 
 
 def _check_special(variant: Variant, special: Any, hand: tuple[int, ...]) -> None:

@@ -11,13 +11,13 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from canasta.cards import JOKER_RANK, THREE, TWO
+from canasta.cards import CARDS, JOKER_RANK, THREE, TWO
 from canasta.deal import full_deck
 from canasta.errors import PositionError
-from canasta.moves import Answer
-from canasta.observation import Observation
+from canasta.moves import Answer, Discard
+from canasta.observation import CoveredDiscard, Observation
 from canasta.state import GameState
-from canasta.table import CANASTA_SIZE, evolve
+from canasta.table import CANASTA_SIZE, evolve, with_discards, with_last_move
 
 __all__ = ["sample_state"]
 
@@ -197,6 +197,11 @@ def _deal(
         # the last stock card, spec §3.5.2) or before the seat's first turn (D3).
         return obs.is_over or (not variant.declares_threes_at_deal and seat != obs.to_move)
 
+    # Spec §3.5.11.5: a discard that went out face down, which this seat did not see, is
+    # any card but a three (dealt first: the hands may take threes once the deal is over).
+    covered: tuple[int, ...] = ()
+    if obs.pile_size > len(template.pile):
+        covered = tuple(take(1, lambda c: c >> 2 != THREE, "the covered discard"))
     top: list[int] = []
     turn_card = obs.turn_card
     if turn_card is not None and not obs.turn_card_drawn:
@@ -224,5 +229,14 @@ def _deal(
         )
         club = club._replace(talons=talons)
     stock = top + take(obs.stock_size - len(top), lambda c: True, "the stock")
-    table = evolve(template, hands=tuple(hands), stock=tuple(stock), club=club)
-    return GameState(table, obs._memory, obs._log)
+    table = evolve(
+        template, hands=tuple(hands), stock=tuple(stock), pile=template.pile + covered, club=club
+    )
+    memory, log = obs._memory, obs._log
+    if covered:
+        discarder = obs.went_out
+        assert discarder is not None
+        memory = with_discards(memory, discarder, memory.discarded[discarder] + covered)
+        if log is not None and type(log.move) is CoveredDiscard:
+            log = with_last_move(log, Discard(CARDS[covered[0]]), covered)
+    return GameState(table, memory, log)

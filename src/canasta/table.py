@@ -310,6 +310,16 @@ class Table:
             return side
         return 1 if lone == 0 else 0
 
+    @property
+    def pile_covered(self) -> bool:
+        """The pile's top card lies face down: the deal ended by the discard that went out,
+        and the variant covers that discard (Modern American's covered last discard)."""
+        # Spec §3.5.11.5 CD1: the going-out discard is the last move; a special hand ends
+        # the deal without one. Derived, not stored: no other state tells it apart.
+        return (
+            self.went_out is not None and self.special is None and self.variant.covers_last_discard
+        )
+
 
 class Club(NamedTuple):
     """What a deal of Modern American with talons or the turn card adds to the table.
@@ -347,6 +357,12 @@ class Memory(NamedTuple):
     known: tuple[tuple[int, ...], ...]
     #: per seat, the cards that seat discarded this deal, in order
     discarded: tuple[tuple[int, ...], ...]
+
+
+def with_discards(memory: Memory, seat: int, discards: tuple[int, ...]) -> Memory:
+    """``memory`` with ``discards`` as the discards of ``seat``."""
+    discarded = memory.discarded
+    return memory._replace(discarded=discarded[:seat] + (discards,) + discarded[seat + 1 :])
 
 
 class Note(NamedTuple):
@@ -479,6 +495,11 @@ def log_of(steps: tuple[RawStep, ...]) -> Step | None:
     for length, raw in enumerate(steps, 1):
         log = Step(log, length, *raw)
     return log
+
+
+def with_last_move(log: Step, move: Move, cards: tuple[int, ...]) -> Step:
+    """``log`` with its last step's move and cards replaced."""
+    return log._replace(move=move, cards=cards)
 
 
 _T = TypeVar("_T")

@@ -7,10 +7,12 @@ builds the next table.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta._rules import lookahead
 from canasta.cards import (
+    BLACK_THREES,
     JOKER,
     JOKER_RANK,
     NATURAL_RANKS,
@@ -396,20 +398,16 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
         pool.remove(code)
         chosen.append(code)
     for rank in patterns:
-        # Deterministic: the lowest code of that rank (the hand is sorted), black threes
-        # before red ones.
-        pick = None
-        for code in pool:
-            if code >> 2 == rank:
-                if rank != THREE or code not in RED_THREES:
-                    pick = code
-                    break
-                if pick is None:
-                    pick = code
-        if pick is None:
+        # Deterministic: the lowest code of that rank (the hand is sorted, so the pool
+        # is), black threes before red ones.
+        at = bisect_left(pool, rank << 2)
+        if at == len(pool) or pool[at] >> 2 != rank:
             return None
-        pool.remove(pick)
-        chosen.append(pick)
+        if rank == THREE and pool[at] in RED_THREES:
+            black = next((i for i in range(at, len(pool)) if pool[i] in BLACK_THREES), None)
+            if black is not None:
+                at = black
+        chosen.append(pool.pop(at))
     return chosen
 
 

@@ -9,6 +9,7 @@ play, without building a move first.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
@@ -31,6 +32,7 @@ from canasta._rules.facts import (
     resolve,
     split,
     talon_due,
+    wild_incomplete,
     with_group,
 )
 from canasta.cards import (
@@ -328,9 +330,17 @@ def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
     the bare take first, then by naturals, twos and jokers."""
     if _pile_reason(st) is not None:
         return
+    rank = st.pile[-1] >> 2
+    seat = st.to_move
+    assert seat is not None
+    hand = st.hands[seat]
+    at = bisect_left(hand, rank << 2)
+    if (at == len(hand) or hand[at] >> 2 != rank) and all(
+        m.rank != rank for m in st.melds[st.meld_side(seat)]
+    ):
+        return  # no natural of the top card's rank and no meld of it: nothing takes it
     ctx = context(st)
     counts = ctx.counts
-    rank = st.pile[-1] >> 2
     # A bare ``take`` lays the top card off: only onto a meld of its rank (T3c).
     if any(m.rank == rank for m in ctx.melds) and take_reason(st, 0, 0, 0) is None:
         yield (0, 0, 0)
@@ -760,10 +770,12 @@ def check(st: Table, move: Move) -> R | None:
 
 
 def explain(st: Table, move: Move, reason: R) -> str:
-    """Why ``move`` is refused in ``st``, in words: ``reason``'s phrase, or for a meld and
-    a Modern American discard what exactly is wrong."""
+    """Why ``move`` is refused in ``st``, in words: ``reason``'s phrase, or for a meld, a
+    wild card kept out of a meld and a Modern American discard what exactly is wrong."""
     if isinstance(move, MeldCards | LayOff | Take) and reason in (R.INVALID_MELD, R.TOO_MANY_WILDS):
         return _meld_words(st, move) or reason.value
+    if isinstance(move, MeldCards | LayOff) and reason is R.WILD_RULE:
+        return _wild_words(st, move) or reason.value
     if (
         isinstance(move, Discard)
         and reason is R.DISCARD_NOT_ALLOWED
@@ -773,19 +785,27 @@ def explain(st: Table, move: Move, reason: R) -> str:
     return reason.value
 
 
-def _meld_words(st: Table, move: MeldCards | LayOff | Take) -> str:
-    """What is wrong with the meld a play would make, with its counts; "" if unsure."""
-    variant = st.variant
+def _meld_cards(st: Table, move: MeldCards | LayOff | Take) -> tuple[int, int, int] | None:
+    """The rank of the meld a play makes or grows, and the natural and wild cards it adds
+    (a pickup's top card among them); None for a pickup of an empty pile."""
     naturals = [c for c in move.cards if not c.is_wild]
     k, wilds = len(naturals), len(move.cards) - len(naturals)
     if isinstance(move, Take):
         if not st.pile:
-            return ""
-        rank, k = st.pile[-1] >> 2, k + 1  # the pile's top card joins the meld
-    elif isinstance(move, LayOff):
-        rank = WILD_RANK if move.target == "*" else RANKS.index(move.target)
-    else:
-        rank = RANKS.index(naturals[0].rank) if naturals else WILD_RANK
+            return None
+        return st.pile[-1] >> 2, k + 1, wilds  # the pile's top card joins the meld
+    if isinstance(move, LayOff):
+        return WILD_RANK if move.target == "*" else RANKS.index(move.target), k, wilds
+    return RANKS.index(naturals[0].rank) if naturals else WILD_RANK, k, wilds
+
+
+def _meld_words(st: Table, move: MeldCards | LayOff | Take) -> str:
+    """What is wrong with the meld a play would make, with its counts; "" if unsure."""
+    variant = st.variant
+    cards = _meld_cards(st, move)
+    if cards is None:
+        return ""
+    rank, k, wilds = cards
     if rank == WILD_RANK and not isinstance(move, LayOff) and not variant.has_wild_melds:
         return "wild cards alone do not make a meld: a meld needs at least 2 natural cards"
     if rank in (THREE, WILD_RANK):
@@ -816,6 +836,28 @@ def _meld_words(st: Table, move: MeldCards | LayOff | Take) -> str:
             f"too many wild cards: a meld needs {more} wild cards, {what} {n} natural and {w} wild"
         )
     return ""
+
+
+def _wild_words(st: Table, move: MeldCards | LayOff) -> str:
+    """Which rule keeps the wild cards of a play out of its meld, in words; "" if unsure."""
+    variant = st.variant
+    cards = _meld_cards(st, move)
+    assert cards is not None  # a meld or lay-off
+    rank, k, wilds = cards
+    if rank in (THREE, WILD_RANK):
+        return ""
+    side = variant.side_of(st.to_move or 0)
+    opening = not st.opened[side]
+    melds = st.melds[st.meld_side(st.to_move or 0)]
+    # As `meld_verdict` judges it: a new meld alone first, then the meld it grows.
+    words = "" if isinstance(move, LayOff) else variant.wild_rule_why(rank, 0, 0, k, wilds, opening)
+    target = lay_off_target(variant, melds, rank)
+    if not words and target is not None:
+        words = variant.wild_rule_why(rank, target.naturals, target.wilds, k, wilds, opening)
+    if not words and variant.wild_meld_blocks_wilds and wild_incomplete(melds):
+        # Spec §3.5.3.
+        words = "while the side's meld of wild cards is unfinished, wild cards may go only into it"
+    return words
 
 
 def _discard_words(card: Card) -> str:

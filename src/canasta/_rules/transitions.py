@@ -337,6 +337,42 @@ def _shown_turn_card(before: Table, after: Table) -> Table:
     return after
 
 
+def _discard(st: Table, seat: int, code: int) -> Table:
+    """The table after ``seat`` discards ``code``: the deal ends, or the next turn begins."""
+    variant = st.variant
+    rest = remove(st.hands[seat], (code,))
+    hands = replaced(st.hands, seat, rest)
+    pile = (*st.pile, code)
+    frozen = st.frozen or variant.freezes_pile(code)
+    # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
+    talon = 0 if st.club is None else opening_talon(st, seat)
+    # TL6: the last card goes out where going out is allowed; else the talon fills the
+    # empty hand.
+    if not rest and not (talon and not may_go_out(variant, st.melds[st.meld_side(seat)], st.turn)):
+        st = evolve(st, hands=hands, pile=pile, frozen=frozen)
+        return _over(st, seat, _is_concealed(st, seat))
+    turn = st.turn
+    melded_seats = st.melded_seats
+    if turn.melded or turn.took_pile:
+        melded_seats = replaced(melded_seats, seat, True)
+    # D36: the courtesy lasts one turn.
+    courtesy = None if st.courtesy == seat else st.courtesy
+    st = evolve(
+        st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats, courtesy=courtesy
+    )
+    if talon:
+        st = _take_talon(st, seat, talon)
+        if st.phase == OVER:
+            return st  # a three was the last stock card (spec §3.5.2)
+    if variant.holds_three and st.opened[variant.side_of(seat)]:
+        # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and after
+        # the talon, TL9).
+        st = declare_threes(st, seat)
+    if not st.stock and variant.stock_out_ends_after_turn:
+        return _over(st)
+    return begin_turn(st, (seat + 1) % variant.players)
+
+
 def commit(st: Table, decision: Decision) -> Table:
     """The table after a legal move, from the decision `legality.decide` made."""
     seat = st.to_move
@@ -345,6 +381,8 @@ def commit(st: Table, decision: Decision) -> Table:
     move = decision.move
     if isinstance(move, Draw):
         return _draw(st, seat, variant.draw_count)
+    if isinstance(move, Discard):  # the commonest move after the draw: tested early
+        return _discard(st, seat, decision.codes[0])
     if isinstance(move, Answer):
         asker = (seat - variant.sides) % variant.players
         turn = evolve(st.turn, permission=move.yes, must_go_out=move.yes)
@@ -368,41 +406,7 @@ def commit(st: Table, decision: Decision) -> Table:
     if isinstance(move, Expose):
         # Spec §3.5.11.4 H2: the held three goes down; its replacement may be held again.
         return declare_threes(st, seat)
-    rest = remove(st.hands[seat], decision.codes)
-    hands = replaced(st.hands, seat, rest)
-    if isinstance(move, Discard):
-        code = decision.codes[0]
-        pile = (*st.pile, code)
-        frozen = st.frozen or variant.freezes_pile(code)
-        # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
-        talon = 0 if st.club is None else opening_talon(st, seat)
-        # TL6: the last card goes out where going out is allowed; else the talon fills
-        # the empty hand.
-        if not rest and not (
-            talon and not may_go_out(variant, st.melds[st.meld_side(seat)], st.turn)
-        ):
-            st = evolve(st, hands=hands, pile=pile, frozen=frozen)
-            return _over(st, seat, _is_concealed(st, seat))
-        turn = st.turn
-        melded_seats = st.melded_seats
-        if turn.melded or turn.took_pile:
-            melded_seats = replaced(melded_seats, seat, True)
-        # D36: the courtesy lasts one turn.
-        courtesy = None if st.courtesy == seat else st.courtesy
-        st = evolve(
-            st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats, courtesy=courtesy
-        )
-        if talon:
-            st = _take_talon(st, seat, talon)
-            if st.phase == OVER:
-                return st  # a three was the last stock card (spec §3.5.2)
-        if variant.holds_three and st.opened[variant.side_of(seat)]:
-            # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and
-            # after the talon, TL9).
-            st = declare_threes(st, seat)
-        if not st.stock and variant.stock_out_ends_after_turn:
-            return _over(st)
-        return begin_turn(st, (seat + 1) % variant.players)
+    hands = replaced(st.hands, seat, remove(st.hands[seat], decision.codes))
     play = decision.play
     assert play is not None
     side = variant.side_of(seat)

@@ -406,6 +406,13 @@ class Variant:
         """
         return value >= minimum
 
+    @property
+    def covers_last_discard(self) -> bool:
+        """Does the discard that goes out lie face down, hidden from the other seats? Only
+        for variants whose going out needs a discard (`go_out_needs_discard`)."""
+        # Spec §3.5.11.5 CD1, CD4.
+        return False
+
     def special_hand(self, counts: list[int]) -> tuple[str, int] | None:
         """The special hand (name, points) that the 14 cards of a hand, counted by rank
         index, form; None where there is none or none are played."""
@@ -557,6 +564,13 @@ class Variant:
         meld. Returns None when the resulting meld is valid.
         """
         raise NotImplementedError
+
+    def wild_rule_why(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> str:
+        """Why `natural_meld_reason` refuses the wild cards with ``IllegalReason.WILD_RULE``
+        (same arguments), in words for a person; "" where it does not."""
+        return ""
 
     def black_three_meld_reason(self, threes: int, wilds: int) -> IllegalReason | None:
         """Why the going-out meld of black threes is refused, or None when it is valid."""

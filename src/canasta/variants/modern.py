@@ -55,7 +55,6 @@ _MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 THREES_BY_COUNT = (0, 100, 300, 500, 1000)
 #: Spec §3.5.11: club features whose rules the engine does not play yet; switching one on
 #: is refused.
-_NOT_PLAYED = ("mac_covered_last_discard",)
 #: Spec §3.5.11.1 TL1: the first side to open gets 4 cards, the second 3.
 _TALON_SIZES = (4, 3)
 
@@ -130,9 +129,6 @@ class ModernAmericanVariant(Variant):
             )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
-        for key in _NOT_PLAYED:
-            if getattr(self, key):
-                raise VariantError(f"option {key!r} is not supported by this library yet")
         # H7: a held three has no use but the straight, a special hand.
         if self.mac_hold_three and not self.mac_special_hands:
             raise VariantError(
@@ -212,6 +208,10 @@ class ModernAmericanVariant(Variant):
             self.mac_wild_pairs_wild == "twos_or_jokers",
         )
 
+    @property
+    def covers_last_discard(self) -> bool:
+        return self.mac_covered_last_discard  # D38
+
     # -- melds -------------------------------------------------------------------------
 
     def initial_minimum(self, score: int) -> int:
@@ -285,6 +285,25 @@ class ModernAmericanVariant(Variant):
             if not opening and n < 5:
                 return IllegalReason.WILD_RULE  # the rule of five
         return None
+
+    def wild_rule_why(
+        self, rank: int, naturals: int, wilds: int, add_naturals: int, add_wilds: int, opening: bool
+    ) -> str:
+        reason = self.natural_meld_reason(rank, naturals, wilds, add_naturals, add_wilds, opening)
+        if reason is not IllegalReason.WILD_RULE:
+            return ""
+        # Each rank has one rule that refuses its wild cards (the ace rule covers the rule
+        # of five: it leaves wild cards only to the initial meld).
+        if rank == SEVEN:
+            return "sevens never take wild cards: a meld of sevens is natural only"
+        if rank == ACE:
+            return (
+                "aces take wild cards only in a meld of aces started with them in the initial meld"
+            )
+        return (
+            "the rule of five: once the side has opened, wild cards join a meld only when it "
+            f"holds at least 5 natural cards, and this one would hold {naturals + add_naturals}"
+        )
 
     def wild_meld_reason(self, before: int, added: int) -> IllegalReason | None:
         # Spec §3.5.3: 3 to 7 wild cards.
