@@ -15,7 +15,9 @@ seeded deals of random legal play: deals/s (dealing included) and µs per *decis
 Then, through the public API only:
 
 - ``observe(seat)`` on fresh states at ply 120 of random ``classic`` deals, every seat;
-- ``legal_moves()`` on a fresh ``classic`` position (read with ``GameState.from_dict``)
+- ``legal_moves()`` on a fresh ``classic`` position (read with ``GameState.from_dict`` in
+  another process and unpickled, so that neither the state nor the engine's memo knows
+  its moves)
   where the player to move holds 60 cards in phase ``play`` and its side has opened
   (a meld on the table): the median of 200 positions;
 - ``legal_moves()`` on positions where the side to move has not opened, hands of 20 to 60
@@ -306,10 +308,26 @@ def build_position(
     }
 
 
-def _legal_moves_job(position: dict[str, Any]) -> Callable[[], list[float]]:
+def _read(positions: list[dict[str, Any]]) -> list[bytes]:
+    """The positions read with ``GameState.from_dict``, pickled."""
+    return [pickle.dumps(GameState.from_dict(position)) for position in positions]
+
+
+def read_elsewhere(positions: list[dict[str, Any]]) -> list[bytes]:
+    """The positions read in a process of its own, as pickled states.
+
+    Reading a position checks it and finds its legal moves on the way, which leaves the
+    engine's memo knowing it; an unpickled state comes without its moves, and read
+    elsewhere, this process's memo has never seen it: ``legal_moves()`` starts from scratch.
+    """
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        return pool.submit(_read, positions).result()
+
+
+def _legal_moves_job(state: bytes) -> Callable[[], list[float]]:
     def job() -> list[float]:
-        state = GameState.from_dict(position)
-        return [_timed(state.legal_moves)]
+        return [_timed(pickle.loads(state).legal_moves)]
 
     return job
 
@@ -321,15 +339,15 @@ def bench_opened(
     rng = random.Random(seed)
     cards = held_threes_excluded("classic", deck("classic"))
     built = [build_position("classic", rng, OPENED_HAND, True, cards) for _ in range(positions)]
-    return against_chess(chess_ref, map(_legal_moves_job, built))
+    return against_chess(chess_ref, map(_legal_moves_job, read_elsewhere(built)))
 
 
-def _in_a_new_process(position: dict[str, Any], warm_up: dict[str, Any], seed: int) -> Sample:
-    """``legal_moves()`` of ``position``, timed after that of ``warm_up`` and a chess slice
-    (run in a process of its own, so no memo of the engine knows the position)."""
-    GameState.from_dict(warm_up).legal_moves()
+def _in_a_new_process(state: bytes, warm_up: bytes, seed: int) -> Sample:
+    """``legal_moves()`` of the pickled ``state``, timed after that of ``warm_up`` and a
+    chess slice (run in a process of its own, so no memo of the engine knows the state)."""
+    pickle.loads(warm_up).legal_moves()
     ply = ChessPlayouts(seed).us_per_ply(SLICE / 2)
-    us = _timed(GameState.from_dict(position).legal_moves)
+    us = _timed(pickle.loads(state).legal_moves)
     return us, us / ply
 
 
@@ -344,7 +362,8 @@ def bench_unopened(
     built = [
         build_position(name, rng, rng.randint(low, high), False, cards) for _ in range(positions)
     ]
-    samples = against_chess(chess_ref, map(_legal_moves_job, built))
+    states = read_elsewhere(built)
+    samples = against_chess(chess_ref, map(_legal_moves_job, states))
     # One call can be slowed by the machine (on a virtual machine, time the host takes
     # counts as ours), and timing a position again in this process would time the engine's
     # memo of it instead. So the slowest few are timed once more, each in a new process,
@@ -355,8 +374,8 @@ def bench_unopened(
     with ProcessPoolExecutor(1, mp_context=spawn, max_tasks_per_child=1) as pool:
         again = pool.map(
             _in_a_new_process,
-            [built[i] for i in slowest],
-            [built[order[0]]] * len(slowest),
+            [states[i] for i in slowest],
+            [states[order[0]]] * len(slowest),
             [seed] * len(slowest),
         )
         return max(

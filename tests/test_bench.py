@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import random
 import sys
 from pathlib import Path
@@ -88,3 +89,16 @@ def test_measure_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         assert f["met"] == ((f["ratio"] if f["on"] == "ratio" else f["value"]) <= f["target"])
     printed = capsys.readouterr().out
     assert all(label in printed for label in labels)
+
+
+def test_positions_read_elsewhere_come_without_their_moves() -> None:
+    # The bench times legal_moves() from scratch: the state must not bring the moves that
+    # reading the position found.
+    cards = bench.held_threes_excluded("classic", bench.deck("classic"))
+    # A seed, so that both reads shuffle the rest of the cards into the same stock.
+    position = {**bench.build_position("classic", random.Random(5), 30, True, cards), "seed": 1}
+    (blob,) = bench.read_elsewhere([position])
+    state = pickle.loads(blob)
+    assert state._legal is None
+    assert state == GameState.from_dict(position)
+    assert state.legal_moves() == GameState.from_dict(position).legal_moves()

@@ -278,22 +278,37 @@ def query(
 ) -> lookahead.Query:
     variant = st.variant
     closed = context(st).closed
+    # One pass over the melds (a query is built for every candidate move that needs the
+    # look-ahead): by rank, the meld that can still grow (`growable`) and the first one.
+    cap = variant.max_meld_size
+    grows: list[Meld | None] = [None] * 14
+    first: list[Meld | None] = [None] * 14
+    done = 0
+    for m in melds:
+        rank = m.rank
+        if first[rank] is None:
+            first[rank] = m
+        if grows[rank] is None and m.size < cap:
+            grows[rank] = m
+        if m.is_canasta:
+            done += 1
+    # D28: going out, a full meld may take more (`lay_off_target`).
+    oversize = goal == lookahead.OUT and variant.oversize_when_going_out
+    # `new_ok` for a rank without a meld that can grow.
+    new_always = variant.merges_same_rank or variant.new_meld_after_canasta
     growing: list[tuple[int, int] | None] = [None] * 13
     new_allowed = [False] * 13
-    on_table = {m.rank for m in melds}
     for rank in NATURAL_RANKS:
-        meld = None
-        if rank in on_table:
-            meld = growable(variant, melds, rank)
-            if goal == lookahead.OUT and meld is None:
-                meld = lay_off_target(variant, melds, rank)  # D28: only when going out
         if rank in closed:
             continue
+        meld = grows[rank]
+        if meld is None and oversize:
+            meld = first[rank]
         if meld is not None:
             growing[rank] = (meld.naturals, meld.wilds)
         else:
-            new_allowed[rank] = new_ok(variant, melds, rank, closed)
-    wild = growable(variant, melds, WILD_RANK)
+            new_allowed[rank] = new_always or first[rank] is None
+    wild = grows[WILD_RANK]
     groups: list[tuple[int, int, bool] | None] = [None] * 14
     for g in turn.groups:
         groups[g.rank] = (g.naturals, g.wilds, g.from_hand)
@@ -318,7 +333,7 @@ def query(
         new_ok=tuple(new_allowed),
         wild_meld=None if wild is None else wild.size,
         new_wild_ok=wild is None and (variant.has_wild_melds),
-        canastas=canastas(melds),
+        canastas=done,
         opening=opening,
         groups=tuple(groups),
         concealed=concealed,

@@ -429,6 +429,13 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
     rank, k, twos, jokers = play.rank, play.k, play.twos, play.jokers
     seat = ctx.seat
     turn_after = play_turn(st, play)
+    opened = ctx.opened
+    done = opened or opening_complete(st, ctx.side, turn_after)
+    if done and not opened:
+        # The pile's cards join the hand once the initial meld is complete (spec §2.8).
+        hand_after += sum(1 for c in turn_after.waiting if c not in variant.laid_out_threes)
+        if hand_after >= 2 and not play.obliged:
+            return None  # the play completes the opening and nothing below can fail
     # The position after the play, by counts: placeholder codes of the right ranks.
     counts_after = ctx.counts.copy()
     if rank != WILD_RANK:
@@ -444,11 +451,6 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         melds_after = replaced(melds, melds.index(target), target.plus(placeholder))
     else:
         melds_after = (*melds, Meld.of(rank, placeholder))
-    opened = ctx.opened
-    done = opened or opening_complete(st, ctx.side, turn_after)
-    if done and not opened:
-        # The pile's cards join the hand once the initial meld is complete (spec §2.8).
-        hand_after += sum(1 for c in turn_after.waiting if c not in variant.laid_out_threes)
     if hand_after <= 1:
         if (
             hand_after

@@ -8,7 +8,10 @@ still reach a goal this turn?*
 
 The search works on counts only (suits never matter for legality). It walks the natural
 ranks, choosing for each how many naturals and which wild cards go to that rank's meld, then
-places what is left in a wild-card meld where the variant has them. Results are memoised.
+places what is left in a wild-card meld where the variant has them. Each rank's allowed
+placements are worked out once and shared by all searches; a search stops early where the
+value still obtainable cannot reach the minimum or, going out, the wild cards cannot meld
+what is left, and it remembers the states it found failing. Results are memoised.
 The order of the moves inside the turn is not searched: the best order completes the
 needed canastas first, smallest first, and the search checks that this order keeps the
 two cards going out asks for.
@@ -17,7 +20,6 @@ two cards going out asks for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -40,6 +42,10 @@ OPEN, OUT = 0, 1
 
 #: A value above every minimum, to ask whether the content rule alone can be met.
 _UNBOUNDED = 1 << 30
+#: More wild cards than any hand holds.
+_NEVER = 1 << 20
+#: Steps of a going-out search after which it bounds the wild cards it needs.
+_LONG = 32
 
 
 class Query(NamedTuple):
@@ -103,50 +109,247 @@ def _feasible(variant: Variant, q: Query) -> bool:
 def _may_pass_cap(variant: Variant, q: Query) -> bool:
     """Could a meld grow past ``max_meld_size`` with the hand's cards?"""
     # D28.
-    wilds = q.counts[TWO] + q.counts[JOKER_RANK]
-    cap = variant.max_meld_size
-    return any(
-        q.counts[rank] + wilds + sum(q.melds[rank] or (0, 0)) > cap for rank in NATURAL_RANKS
+    counts, melds = q.counts, q.melds
+    room = variant.max_meld_size - counts[TWO] - counts[JOKER_RANK]
+    for rank in NATURAL_RANKS:
+        meld = melds[rank]
+        if (counts[rank] + meld[0] + meld[1] if meld is not None else counts[rank]) > room:
+            return True
+    return False
+
+
+class _Rank(NamedTuple):
+    """What the search may do with one rank: its placements and bounds drawn from them."""
+
+    #: (naturals, wilds, canastas completed, content flags, value of the naturals) of each
+    #: allowed placement, leaving the rank untouched included; most naturals first
+    options: tuple[tuple[int, int, int, int, int], ...]
+    #: the content flags of those placements
+    flags: frozenset[int]
+    #: the most the naturals of any placement are worth
+    best: int
+    #: going out: the fewest wilds of a placement by (naturals left out, canasta completed),
+    #: as index ``2 * left + completed``; None where no placement fits
+    fewest: tuple[int | None, ...]
+
+
+#: `_rank`'s answers by variant and search mode, then by (rank, count, meld, may start,
+#: group): searches of many positions share them. Dicts, not a cache on `_rank`, so a
+#: search hashes the variant once, not once per rank.
+_RANKS: dict[
+    tuple[Variant, tuple[bool, bool, bool, bool, int]], dict[tuple[object, ...], _Rank]
+] = {}
+#: Entries kept per variant and mode, and (variant, mode) pairs kept, before starting afresh.
+_RANKS_KEPT, _MODES_KEPT = 1 << 14, 1 << 8
+
+
+def _ranks_of(
+    variant: Variant, mode: tuple[bool, bool, bool, bool, int]
+) -> dict[tuple[object, ...], _Rank]:
+    """The known `_rank` answers for ``variant`` and ``mode``."""
+    known = _RANKS.get((variant, mode))
+    if known is None:
+        if len(_RANKS) >= _MODES_KEPT:
+            _RANKS.clear()
+        known = _RANKS[variant, mode] = {}
+    elif len(known) >= _RANKS_KEPT:
+        known.clear()
+    return known
+
+
+def _rank(
+    variant: Variant,
+    rank: int,
+    count: int,
+    meld: tuple[int, int] | None,
+    new_ok: bool,
+    group: tuple[int, int, bool] | None,
+    mode: tuple[bool, bool, bool, bool, int],
+) -> _Rank:
+    """The placements on ``rank``: ``mode`` holds `_place`'s flags (opening, concealed
+    only, going out, wilds blocked) and the most wild cards a placement may take.
+
+    They depend on the rank's cards and meld alone, so searches of many positions share them.
+    """
+    opening, concealed_only, out, wilds_blocked, wilds = mode
+    options = []
+    fewest: list[int | None] = [None] * 4
+    for k in _naturals_choices(count, out):
+        for w in range(wilds, -1, -1):
+            if k == 0 and w == 0:
+                # Untouched rank: its own group (if any) keeps its flags.
+                step: tuple[int, int] | None = (
+                    0,
+                    0 if group is None else group_flags(rank, *group),
+                )
+            else:
+                step = _place(
+                    variant,
+                    rank,
+                    meld,
+                    new_ok,
+                    group,
+                    k,
+                    w,
+                    opening,
+                    concealed_only,
+                    out,
+                    wilds_blocked,
+                )
+            if step is None:
+                continue
+            options.append((k, w, step[0], step[1], k * RANK_VALUES[rank]))
+            if out:
+                at = 2 * (count - k) + step[0]
+                known = fewest[at]
+                fewest[at] = w if known is None or w < known else known
+    return _Rank(
+        tuple(options),
+        frozenset(o[3] for o in options),
+        max((o[4] for o in options), default=0),
+        tuple(fewest),
     )
+
+
+def _fewest_wilds(
+    fewest: tuple[tuple[int | None, ...], ...], canastas: int
+) -> tuple[tuple[int, ...], ...]:
+    """Going out: the fewest wilds the ranks from each index on need to be melded.
+
+    Entry ``[i][2 * c + l]``: the ranks ``i..`` with at most ``l`` (0 or 1) naturals left
+    out and at least ``c`` canastas completed (``c`` up to ``canastas``); a large number
+    where that cannot be done. A lower bound: the search stops where it exceeds the wilds.
+    """
+    width = 2 * (canastas + 1)
+    table = [(0, 0) + (_NEVER,) * (width - 2)]
+    for row in reversed(fewest):
+        after = table[-1]
+        here = []
+        for c in range(canastas + 1):
+            for left in range(2):
+                best = _NEVER
+                for out_left in range(left + 1):
+                    for completed in range(2):
+                        w = row[2 * out_left + completed]
+                        if w is not None:
+                            rest = after[2 * max(c - completed, 0) + left - out_left]
+                            best = min(best, w + rest)
+                here.append(best)
+        table.append(tuple(here))
+    table.reverse()
+    return tuple(table)
 
 
 def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     counts = q.counts
     out = q.goal == OUT
-    ranks = [r for r in NATURAL_RANKS if counts[r] or q.melds[r] is not None]
-    max_wilds = variant.max_wilds_per_meld
+    melds, new_ok, groups = q.melds, q.new_ok, q.groups
     needs_discard = variant.go_out_needs_discard
     # With concealed_only the minimum is waived (D12) but every own group must be valid alone.
     opening = None if concealed_only else q.opening
     opening_now = q.opening is not None
-    cap = opening[1] if opening is not None else 0
-    wilds = counts[TWO] + counts[JOKER_RANK]
-    # The value bound prunes unless a canasta, which may waive the minimum, is in reach.
+    have, need = opening if opening is not None else (0, 0)
+    twos0, jokers0 = counts[TWO], counts[JOKER_RANK]
+    wilds = twos0 + jokers0
+    # Spec §3.5.3 [LIB]: an incomplete wild meld blocks wilds once the opening is complete.
+    wilds_blocked = not opening_now and _wild_incomplete(q) and variant.wild_meld_blocks_wilds
+    mode = (opening_now, concealed_only, out, wilds_blocked, min(wilds, variant.max_wilds_per_meld))
+    ranks: list[int] = []
+    table: list[_Rank] = []
+    known = _ranks_of(variant, mode)
+    # Value bound: ``total`` is the most the naturals of all ranks can add, ``earlier[i]``
+    # what the ranks before index i can; so the ranks from i on can add total - earlier[i].
+    total = 0
+    earlier: list[int] = []
+    biggest = 0  # the most cards a meld of one rank could hold
+    for r in NATURAL_RANKS:
+        count, meld = counts[r], melds[r]
+        if count or meld is not None:
+            ranks.append(r)
+            group = groups[r]
+            key = (r, count, meld, new_ok[r], group)
+            row = known.get(key)
+            if row is None:
+                row = known[key] = _rank(variant, r, count, meld, new_ok[r], group, mode)
+            table.append(row)
+            earlier.append(total)
+            total += row.best
+            size = count + meld[0] + meld[1] if meld is not None else count
+            if size > biggest:
+                biggest = size
+    earlier.append(total)
+    # Content flags of the turn's groups: all of them, and those on ranks not searched.
+    every = base = 0
+    for r, group in enumerate(groups):
+        if group is not None:
+            flags = group_flags(r, *group)
+            every |= flags
+            if r not in ranks:
+                base |= flags
+    two_value, joker_value = RANK_VALUES[TWO], RANK_VALUES[JOKER_RANK]
+    # The value bound prunes unless a canasta, which may waive the minimum, is in reach:
+    # it stops where value - earlier[i] + the wilds' value < short.
+    short = need - have - total
     prune = (
         opening is not None
         and not out
         and not (
             variant.canasta_waives_minimum
-            and (
-                _base_flags(q, ()) & HAND_CANASTA
-                or wilds >= CANASTA_SIZE
-                or any(
-                    counts[r] + wilds + sum(q.melds[r] or (0, 0)) >= CANASTA_SIZE
-                    for r in NATURAL_RANKS
-                )
-            )
+            and (every & HAND_CANASTA or biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE)
         )
     )
+    if prune and twos0 * two_value + jokers0 * joker_value < short:
+        return False
+    wild_meld_open = q.wild_meld is not None or q.new_wild_ok
+    size0 = q.wild_meld or 0
+    if (
+        opening is not None
+        and not variant.opening_done(_UNBOUNDED, need, 0)
+        and not _content_reachable(
+            variant,
+            base,
+            tuple([t.flags for t in table]),
+            wild_meld_open
+            and any(variant.wild_meld_reason(size0, put) is None for put in range(1, wilds + 1)),
+            need,
+        )
+    ):
+        return False  # spec §3.5.4: the content rule cannot be met, whatever the value
+
     required = variant.canastas_to_go_out
     blocks_out = variant.wild_meld_blocks_going_out
-    memo: dict[tuple[int, ...], bool] = {}
-    # _place depends only on (rank, naturals, wilds) within one search.
-    placed: dict[tuple[int, int, int], tuple[int, int] | None] = {}
-
-    # Upper bound of the value still obtainable, for pruning the opening search.
-    suffix = [0] * (len(ranks) + 1)
-    for i in range(len(ranks) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + counts[ranks[i]] * RANK_VALUES[ranks[i]]
+    no_out, no_discard = q.no_out, q.no_discard
+    keeps = q.keeps  # 2, or 1 while a talon will fill the hand (spec §3.5.11.1 TL7)
+    # Going out: the cards left out may be none (no discard) or one, and the canastas still
+    # missing come from the ranks or (one, for the wilds it lacks) from the wild meld.
+    spare = 0 if no_discard else 1
+    wild_canasta = wild_meld_open and size0 < CANASTA_SIZE
+    wild_short = CANASTA_SIZE - size0
+    missing = max(required - q.canastas, 0)
+    # The bound costs more than a short search: it is built once a search runs long.
+    fewest: tuple[tuple[int, ...], ...] | None = None
+    steps = 0
+    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
+    puts = [
+        (
+            put,
+            size0 + put,
+            WILD_MELD
+            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
+        )
+        for put in range(1, wilds + 1)
+        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
+    ]
+    black = counts[THREE]
+    # Spec §2.6: black threes are melded in the going-out turn; D6: two with a two.
+    black_alone = out and black and variant.black_three_meld_reason(black, 0) is None
+    black_pair = out and black == 2 and variant.black_three_meld_reason(2, 1) is None
+    wild_incomplete = _wild_incomplete(q)
+    # A memo entry is the highest value found failing; the value matters only below the
+    # minimum, and the content flags only while the opening is incomplete (or, for a
+    # concealed going out, whether a group is a canasta).
+    memo: dict[tuple[int, ...], int] = {}
+    mask = -1 if opening is not None else (OWN_CANASTA if concealed_only else 0)
 
     # Spec §2.9 orders the moves: until the side holds the canastas it needs, every meld
     # must leave 2 cards. Completing canastas first is best, smallest first; so the hand,
@@ -157,6 +360,28 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     def keep(small: tuple[int, ...], size: int) -> tuple[int, ...]:
         return tuple(sorted((*small, size)))[:track] if track else small
 
+    def accepts(
+        cards_left: int, value: int, canastas: int, flags: int, incomplete: bool, kept: int
+    ) -> bool:
+        may_out = (
+            canastas >= required
+            and not no_out
+            and not (blocks_out and incomplete)
+            and hand_size - kept >= 2
+        )
+        done = opening is None or variant.opening_done(have + value, need, flags)
+        if out:
+            if no_discard:
+                if cards_left or needs_discard:
+                    return False
+            elif cards_left > 1 or (needs_discard and cards_left != 1):
+                return False
+            return may_out and done and not (concealed_only and not flags & OWN_CANASTA)
+        # The hand keeps 2 cards (1 with a talon due) unless the player may go out (spec §2.9).
+        return done and (
+            cards_left >= keeps or (may_out and (cards_left == 1 or not needs_discard))
+        )
+
     def finish(
         twos: int,
         jokers: int,
@@ -166,66 +391,31 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         flags: int,
         small: tuple[int, ...],
     ) -> bool:
-        black = counts[THREE]
-        if out and black and variant.black_three_meld_reason(black, 0) is None:
-            # Spec §2.6: black threes are melded in the going-out turn.
+        if black_alone:
             value += 5 * black
-        elif out and black == 2 and variant.black_three_meld_reason(2, 1) is None and twos:
-            value += 30  # D6: two black threes and a two
+        elif black_pair and twos:
+            value += 30
             twos -= 1
         else:
             left += black
-        options = [(twos, jokers, value, canastas, flags, _wild_incomplete(q), small)]
-        if twos + jokers and (q.wild_meld is not None or q.new_wild_ok):
-            before = q.wild_meld or 0
-            for put_twos in range(twos + 1):
-                for put_jokers in range(jokers + 1):
-                    put = put_twos + put_jokers
-                    if put == 0 or variant.wild_meld_reason(before, put) is not None:
-                        continue
-                    size = before + put
-                    completes = size >= CANASTA_SIZE > before
-                    own = WILD_MELD | (
-                        HAND_CANASTA | OWN_CANASTA if size >= CANASTA_SIZE and not before else 0
-                    )
-                    options.append(
-                        (
-                            twos - put_twos,
-                            jokers - put_jokers,
-                            value
-                            + put_twos * RANK_VALUES[TWO]
-                            + put_jokers * RANK_VALUES[JOKER_RANK],
-                            canastas + completes,
-                            flags | own,
-                            size < CANASTA_SIZE,
-                            keep(small, put) if completes else small,
-                        )
-                    )
-        for t, j, v, c, f, wild_incomplete, sm in options:
-            cards_left = left + t + j
-            may_out = (
-                c >= required
-                and not q.no_out
-                and not (blocks_out and wild_incomplete)
-                and hand_size - sum(sm) >= 2
-            )
-            done = opening is None or variant.opening_done(opening[0] + v, opening[1], f)
-            if out:
-                if q.no_discard:
-                    if cards_left or needs_discard:
-                        continue
-                elif cards_left > 1 or (needs_discard and cards_left != 1):
-                    continue
-                if not (may_out and done):
-                    continue
-                if concealed_only and not f & OWN_CANASTA:
-                    continue
-                return True
-            # The hand keeps 2 cards unless the player may go out (spec §2.9).
-            if done and (
-                cards_left >= q.keeps or (may_out and (cards_left == 1 or not needs_discard))
-            ):
-                return True
+        kept = sum(small)
+        if accepts(left + twos + jokers, value, canastas, flags, wild_incomplete, kept):
+            return True
+        for put, size, own in puts:
+            if put > twos + jokers:
+                break
+            completes = size >= CANASTA_SIZE > size0
+            for put_twos in range(max(put - jokers, 0), min(put, twos) + 1):
+                put_jokers = put - put_twos
+                if accepts(
+                    left + twos + jokers - put,
+                    value + put_twos * two_value + put_jokers * joker_value,
+                    canastas + completes,
+                    flags | own,
+                    size < CANASTA_SIZE,
+                    sum(keep(small, put)) if completes else kept,
+                ):
+                    return True
         return False
 
     def walk(
@@ -238,139 +428,68 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         flags: int,
         small: tuple[int, ...],
     ) -> bool:
-        if out and left > 1:
-            return False
-        if (
-            prune
-            and have
-            + value
-            + suffix[i]
-            + twos * RANK_VALUES[TWO]
-            + jokers * RANK_VALUES[JOKER_RANK]
-            < need
-        ):
+        nonlocal fewest, steps
+        if out:
+            if left > spare:
+                return False
+            if fewest is None:
+                steps += 1
+                if steps > _LONG:
+                    fewest = _fewest_wilds(tuple(t.fewest for t in table), missing)
+            if fewest is not None:
+                lacking = max(required - canastas, 0)
+                needed = fewest[i][2 * lacking + spare - left]
+                if lacking and wild_canasta:
+                    needed = min(needed, fewest[i][2 * lacking - 2 + spare - left] + wild_short)
+                if needed > twos + jokers:
+                    return False
+        if prune and value - earlier[i] + twos * two_value + jokers * joker_value < short:
             return False
         if i == last:
             return finish(twos, jokers, left, value, canastas, flags, small)
-        key = (
-            i,
-            twos,
-            jokers,
-            left if left < 2 else 2,
-            value if value < cap else cap,
-            canastas,
-            flags,
-            *small,
-        )
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        rank = ranks[i]
-        count = counts[rank]
-        result = False
-        for k in _naturals_choices(count, out):
-            new_left = left + count - k
-            for t in range(min(twos, max_wilds), -1, -1):
-                for j in range(min(jokers, max_wilds - t), -1, -1):
-                    w = t + j
-                    if k == 0 and w == 0:
-                        # Untouched rank: its own group (if any) keeps its flags.
-                        step: tuple[int, int] | None = (0, group_flags_of(q, rank))
-                    else:
-                        spot = (rank, k, w)
-                        if spot in placed:
-                            step = placed[spot]
-                        else:
-                            step = _place(
-                                variant,
-                                q,
-                                rank,
-                                q.melds[rank],
-                                k,
-                                w,
-                                opening_now,
-                                concealed_only,
-                                out,
-                            )
-                            placed[spot] = step
-                    if step is None:
-                        continue
-                    if walk(
-                        i + 1,
-                        twos - t,
-                        jokers - j,
-                        new_left,
-                        value
-                        + k * RANK_VALUES[rank]
-                        + t * RANK_VALUES[TWO]
-                        + j * RANK_VALUES[JOKER_RANK],
-                        canastas + step[0],
-                        flags | step[1],
-                        keep(small, k + w) if step[0] else small,
-                    ):
-                        result = True
-                        break
-                if result:
-                    break
-            if result:
-                break
-        memo[key] = result
-        return result
+        worth = 0 if opening is None else (value if value < need else need)
+        key = (i, twos, jokers, left if left < 2 else 2, canastas, flags & mask, *small)
+        failed = memo.get(key)
+        if failed is not None and failed >= worth:
+            return False
+        rest = counts[ranks[i]]
+        for k, w, completed, got, natural_value in table[i].options:
+            new_left = left + rest - k
+            for t in range(min(twos, w), max(w - jokers, 0) - 1, -1):
+                if walk(
+                    i + 1,
+                    twos - t,
+                    jokers - w + t,
+                    new_left,
+                    value + natural_value + t * two_value + (w - t) * joker_value,
+                    canastas + completed,
+                    flags | got,
+                    keep(small, k + w) if completed else small,
+                ):
+                    return True
+        memo[key] = worth
+        return False
 
-    have, need = opening if opening is not None else (0, 0)
     last = len(ranks)
-    base = _base_flags(q, ranks)
-    if (
-        opening is not None
-        and not variant.opening_done(_UNBOUNDED, need, 0)
-        and not _content_reachable(variant, q, ranks, base, need, placed, concealed_only, out)
-    ):
-        return False  # spec §3.5.4: the content rule cannot be met, whatever the value
-    return walk(0, counts[TWO], counts[JOKER_RANK], 0, 0, q.canastas, base, ())
+    return walk(0, twos0, jokers0, 0, 0, q.canastas, base, ())
 
 
+@lru_cache(maxsize=1 << 14)
 def _content_reachable(
-    variant: Variant,
-    q: Query,
-    ranks: Sequence[int],
-    base: int,
-    need: int,
-    placed: dict[tuple[int, int, int], tuple[int, int] | None],
-    concealed_only: bool,
-    out: bool,
+    variant: Variant, base: int, steps: tuple[frozenset[int], ...], wild_meld: bool, need: int
 ) -> bool:
     """Could some sequence meet the opening's content rule, value aside?
 
     An opening search that cannot meet it is the longest kind, so `_search` asks this
-    first. It collects every set of content flags that one placement per rank, then a
-    wild-card meld, could give: a superset of what the search can reach, so a no is
-    certain. Placements go into the search's ``placed`` memo.
+    first. From the content flags each rank's placements could give (``steps``) and a
+    wild-card meld where one can be laid, it collects every set of flags one placement per
+    rank could give: a superset of what the search can reach, so a no is certain.
     """
     # Spec §3.5.4.
-    counts = q.counts
-    wilds = counts[TWO] + counts[JOKER_RANK]
-    wild_counts = range(min(wilds, variant.max_wilds_per_meld) + 1)
     reachable = {base}
-    for rank in ranks:
-        steps = set()
-        for k in _naturals_choices(counts[rank], out):
-            for w in wild_counts:
-                if k == 0 and w == 0:
-                    steps.add(group_flags_of(q, rank))
-                    continue
-                spot = (rank, k, w)
-                if spot in placed:
-                    step = placed[spot]
-                else:
-                    step = _place(variant, q, rank, q.melds[rank], k, w, True, concealed_only, out)
-                    placed[spot] = step
-                if step is not None:
-                    steps.add(step[1])
-        reachable = {f | g for f in reachable for g in steps}
-    before = q.wild_meld or 0
-    if (q.wild_meld is not None or q.new_wild_ok) and any(
-        variant.wild_meld_reason(before, put) is None for put in range(1, wilds + 1)
-    ):
+    for flags in steps:
+        reachable = {f | g for f in reachable for g in flags}
+    if wild_meld:
         for own in (WILD_MELD, WILD_MELD | HAND_CANASTA | OWN_CANASTA):
             reachable |= {f | own for f in reachable}
     return any(variant.opening_done(_UNBOUNDED, need, f) for f in reachable)
@@ -390,20 +509,6 @@ def _naturals_choices(count: int, out: bool) -> tuple[int, ...]:
 
 def _wild_incomplete(q: Query) -> bool:
     return q.wild_meld is not None and q.wild_meld < CANASTA_SIZE
-
-
-def _base_flags(q: Query, ranks: Sequence[int]) -> int:
-    """Content flags of the turn's groups on ranks the search will not revisit."""
-    flags = 0
-    for rank, group in enumerate(q.groups):
-        if group is not None and rank not in ranks:
-            flags |= group_flags(rank, group[0], group[1], group[2])
-    return flags
-
-
-def group_flags_of(q: Query, rank: int) -> int:
-    group = q.groups[rank]
-    return 0 if group is None else group_flags(rank, group[0], group[1], group[2])
 
 
 def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
@@ -429,32 +534,27 @@ def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
 
 def _place(
     variant: Variant,
-    q: Query,
     rank: int,
     meld: tuple[int, int] | None,
+    new_ok: bool,
+    group: tuple[int, int, bool] | None,
     k: int,
     w: int,
     opening: bool,
     concealed_only: bool,
     out: bool,
+    wilds_blocked: bool,
 ) -> tuple[int, int] | None:
     """Put k naturals and w wilds on ``rank``; None if not allowed, else (new canastas, flags)."""
-    if meld is None and not q.new_ok[rank]:
+    if meld is None and not new_ok:
         return None
     n0, w0 = meld if meld is not None else (0, 0)
     if variant.natural_meld_reason(rank, n0, w0, k, w, opening) is not None:
         return None
     if not out and n0 + w0 + k + w > variant.max_meld_size:
         return None  # D28: beyond the cap only when going out
-    if (
-        w
-        and not opening  # spec §3.5.3 [LIB]: the block starts once the opening is complete
-        and q.wild_meld is not None
-        and q.wild_meld < CANASTA_SIZE
-        and variant.wild_meld_blocks_wilds
-    ):
+    if w and wilds_blocked:
         return None
-    group = q.groups[rank]
     gn, gw, from_hand = group if group is not None else (0, 0, True)
     gn, gw = gn + k, gw + w
     # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.

@@ -129,6 +129,14 @@ class ModernAmericanVariant(Variant):
             )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
+        if self.talons_set_aside:
+            # D31: the talons are dealt face down after the hands; a stock must remain.
+            aside = sum(_TALON_SIZES)
+            if self.players * self.hand_size + aside + 1 > self.decks * 54:
+                raise VariantError(
+                    f"option 'hand_size': {self.players} hands of {self.hand_size} cards and "
+                    f"{aside} talon cards set aside leave no stock in {self.decks} decks"
+                )
         # H7: a held three has no use but the straight, a special hand.
         if self.mac_hold_three and not self.mac_special_hands:
             raise VariantError(
