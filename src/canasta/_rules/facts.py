@@ -315,18 +315,9 @@ def query(
     seat = st.to_move
     assert seat is not None
     opening = None
-    keeps = 2
     if not opened:
-        side = variant.side_of(seat)
-        opening = (turn.opening, variant.initial_minimum(st.scores[side]))
-        if (
-            st.club is not None
-            and not counts[THREE]
-            and variant.talon_lowers_floor
-            and talon_due(st, side, turn)
-        ):
-            keeps = 1  # TL7: the talon will fill the hand; a card to discard will do
-    return lookahead.Query(
+        opening = (turn.opening, variant.initial_minimum(st.scores[variant.side_of(seat)]))
+    q = lookahead.Query(
         goal=goal,
         counts=tuple(counts),
         melds=tuple(growing),
@@ -339,8 +330,16 @@ def query(
         concealed=concealed,
         no_out=turn.permission is False,
         no_discard=turn.no_discard,
-        keeps=keeps,
     )
+    if (
+        st.club is not None
+        and not opened
+        and not counts[THREE]
+        and variant.talon_lowers_floor
+        and talon_due(st, variant.side_of(seat), turn)
+    ):
+        q = q._replace(keeps=1)  # TL7: the talon will fill the hand; a card to discard will do
+    return q
 
 
 def hand_counts(hand: tuple[int, ...]) -> list[int]:
