@@ -9,6 +9,7 @@ red-three scores (§2.13, §3.4, EX-34); ``initial_minimum`` gives the minimum t
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -345,3 +346,18 @@ def test_presets_are_hashable_values(name: str) -> None:
     assert hash(v) == hash(variants.from_config(v.to_config()))
     with pytest.raises(AttributeError):
         v.target_score = 1  # type: ignore[misc]
+
+
+def test_equal_variants_are_one_object_wherever_they_come_from() -> None:
+    # The engine's caches are keyed by the variant: states whose variants are equal share
+    # one object, so a lookup never compares two variants field by field.
+    house = variants.get("classic", target_score=3000)
+    assert variants.get("classic", target_score=3000) is house
+    assert pickle.loads(pickle.dumps(house)) is house
+    state = canasta.new_game(house, seed=1)
+    assert pickle.loads(pickle.dumps(state)).variant is house
+    assert canasta.GameState.from_dict(state.to_dict()).variant is house
+    # A variant built by hand plays with the registered object it equals.
+    built = type(house)(name="classic")
+    assert built is not variants.get("classic")
+    assert canasta.new_game(built, seed=1).variant is variants.get("classic")

@@ -19,7 +19,7 @@ from canasta.cards import JOKER, Card, card_codes
 from canasta.errors import NotationError, PositionError, VariantError
 from canasta.state import GameState
 from canasta.variants import from_config, get
-from canasta.variants.base import Variant
+from canasta.variants.base import Variant, canonical
 
 __all__ = ["new_game"]
 
@@ -27,7 +27,7 @@ __all__ = ["new_game"]
 def resolve_variant(variant: Variant | str | Mapping[str, Any]) -> Variant:
     """A Variant from a Variant, a registered name or a config mapping."""
     if isinstance(variant, Variant):
-        return variant
+        return canonical(variant)
     if isinstance(variant, str):
         return get(variant)
     if isinstance(variant, Mapping):

@@ -53,7 +53,7 @@ from canasta.table import (
     turn_progress,
 )
 from canasta.variants import from_config, get
-from canasta.variants.base import Variant
+from canasta.variants.base import Variant, canonical
 
 __all__: list[str] = []
 
@@ -216,7 +216,7 @@ def _meld(variant: Variant, codes: tuple[int, ...], what: str, merged: bool = Fa
 def _resolve_variant(value: Any) -> Variant:
     try:
         if isinstance(value, Variant):
-            return value
+            return canonical(value)
         if isinstance(value, str):
             return get(value)
         if isinstance(value, Mapping):

@@ -38,7 +38,7 @@ from typing import Any
 from canasta import _input
 from canasta.errors import UnknownVariantError, VariantError
 from canasta.variants import base, presets
-from canasta.variants.base import OptionSpec, Variant, check_name
+from canasta.variants.base import OptionSpec, Variant, canonical, check_name
 from canasta.variants.classic import ClassicVariant
 from canasta.variants.modern import ModernAmericanVariant
 
@@ -272,7 +272,7 @@ def get(name: str, /, **options: Any) -> Variant:
     # Spec §5.
     preset = _preset(name)
     if not options:
-        return preset
+        return canonical(preset)
     for key, value in options.items():
         _input.check_tree(value, what=f"option {key!r}", error=VariantError)
     return preset.with_options(options)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -53,6 +54,23 @@ class LastStockThree(NamedTuple):
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+# Every variant value in use, once: the engine's caches are keyed by the variant, and a
+# lookup that finds the very same object skips comparing the variants field by field.
+_CANONICAL: weakref.WeakValueDictionary[Variant, Variant] = weakref.WeakValueDictionary()
+
+
+def canonical(variant: Variant) -> Variant:
+    """The one object of this process that equals ``variant`` (``variant`` itself, the
+    first time): the states dealt, read or unpickled with equal variants share it."""
+    return _CANONICAL.setdefault(variant, variant)
+
+
+def _unpickled(cls: type[Variant], state: dict[str, Any]) -> Variant:
+    variant = cls.__new__(cls)
+    variant.__setstate__(state)  # type: ignore[attr-defined]
+    return canonical(variant)
 
 
 def _no_registry(name: str) -> Variant:
@@ -685,10 +703,16 @@ class Variant:
                     f"known options: {', '.join(sorted(known))}"
                 )
         specs = self.option_specs()
-        return attrs.evolve(
-            self,
-            **{k: v if specs[k].kind == "values" else _to_tuple(v) for k, v in options.items()},
+        return canonical(
+            attrs.evolve(
+                self,
+                **{k: v if specs[k].kind == "values" else _to_tuple(v) for k, v in options.items()},
+            )
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled, a variant is the process's own copy of that value (see `canonical`).
+        return (_unpickled, (type(self), self.__getstate__()))
 
     def with_name(self, name: str) -> Variant:
         """The same rules under another name, e.g. a house-rules variant to register.
