@@ -26,7 +26,7 @@ RULE = "at ply p choose legal_moves()[(p * 7) % len(legal_moves())]"
 STEP = 7
 MAX_PLIES = 2000
 #: (variant, seed) of each line: every classic player count, the cutthroat, the Dutch
-#: home rules, and Modern American.
+#: home rules, Modern American, and Modern American as the clubs play it.
 LINES: tuple[tuple[str, int], ...] = (
     ("classic", 1),
     ("classic", 2),
@@ -38,6 +38,7 @@ LINES: tuple[tuple[str, int], ...] = (
     ("dutch-s4", 2),
     ("modern-american", 1),
     ("modern-american", 2),
+    ("modern-american-club", 1),
 )
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 

@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 import canasta
 from canasta import UnknownVariantError, VariantError, variants
 from canasta.variants import OptionSpec, Variant
-from canasta.variants.modern import _NOT_PLAYED as NOT_PLAYED
 
 # -- strategies ---------------------------------------------------------------------------
 
@@ -86,11 +85,12 @@ def valid_configs(draw: st.DrawFn) -> dict[str, Any]:
         # H7: a three is held only for the straight, a special hand.
         if final("mac_hold_three") and not final("mac_special_hands"):
             options["mac_special_hands"] = True
-        # The club features the engine does not play yet are refused (tested below).
-        for key in NOT_PLAYED:
-            options.pop(key, None)
-    # The hands, the upcard and one card to draw come out of the decks.
-    most = (final("decks") * 54 - 1 - int(preset.starts_with_upcard)) // final("players")
+    # The hands, the upcard, talons set aside and one card to draw come out of the decks.
+    aside = 0
+    if preset.family == "modern" and final("mac_talons"):
+        aside = 7 if final("mac_talon_source") == "set_aside" else 0
+    spare = 1 + int(preset.starts_with_upcard) + aside
+    most = (final("decks") * 54 - spare) // final("players")
     if "hand_size" in options or final("hand_size") > most:
         options["hand_size"] = draw(st.integers(1, most))
     # One red-three score per possible count: 0 to 2 per deck.
@@ -374,13 +374,13 @@ def test_name_cannot_be_set_as_an_option() -> None:
         variants.get("classic").with_options({"name": "house"})
 
 
-@pytest.mark.parametrize("flag", NOT_PLAYED)
-def test_club_features_not_played_yet_are_refused_clearly(flag: str) -> None:
-    """Spec §3.5.11: switching on a club feature the engine does not play is refused as
-    such; leaving it off is accepted."""
-    with pytest.raises(VariantError, match=rf"'{flag}'.*not supported"):
-        variants.from_config({"variant": "mac", flag: True})
-    assert not getattr(variants.from_config({"variant": "mac", flag: False}), flag)
+def test_set_aside_talons_need_room_in_the_decks() -> None:
+    """D31: the 7 talon cards are dealt after the hands, and a stock must remain."""
+    options = {"mac_talons": True, "mac_talon_source": "set_aside"}
+    assert variants.get("mac", hand_size=25, **options).hand_size == 25  # 100 + 7 + 1
+    with pytest.raises(VariantError, match=r"'hand_size'.*talon cards set aside"):
+        variants.get("mac", hand_size=26, **options)
+    assert variants.get("mac", hand_size=26).hand_size == 26
 
 
 @pytest.mark.parametrize(

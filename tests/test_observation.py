@@ -13,7 +13,11 @@ import canasta
 from canasta import sample_state
 from canasta.observation import Observation, observe
 
-NAMES = canasta.variants.names()
+#: The registered variants, and the club preset with its talons dealt face down.
+NAMES: list[str | canasta.Variant] = [
+    *canasta.variants.names(),
+    canasta.variants.get("modern-american-club", mac_talon_source="set_aside"),
+]
 #: Modern American with the going-out discard face down (spec §3.5.11.5).
 COVERED = canasta.variants.get("modern-american", mac_covered_last_discard=True)
 SETTINGS = settings(
@@ -58,6 +62,11 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
         if state.phase == "answer":
             fixed.add((state.to_move - state.variant.sides) % state.variant.players)
     pool: list[int] = [c.code for c in state.stock]
+    # Modern American: the face-up turn card on top of the stock stays there; the talons
+    # dealt face down are hidden cards too.
+    stock_top = [pool.pop(0)] if obs.turn_card is not None and not obs.turn_card_drawn else []
+    talons = state.talons
+    pool += [c.code for talon in talons if talon is not None for c in talon]
     kept: dict[int, list[int]] = {}
     for other, hand in enumerate(state.hands):
         if other in fixed:
@@ -95,8 +104,14 @@ def _twin(state: canasta.GameState, seat: int, rng: random.Random) -> canasta.Ga
             data["discarded"][went_out] = " ".join([*data["discarded"][went_out].split()[:-1], top])
     pool += threes
     rng.shuffle(pool)
+    if talons:
+        sizes = state.variant.talon_sizes
+        data["talons"] = {}
+        for size, talon in zip(sizes, talons, strict=True):
+            data["talons"][str(size)] = None if talon is None else " ".join(map(_text, pool[:size]))
+            del pool[: 0 if talon is None else size]
     data["hands"] = [" ".join(str(canasta.Card.parse(_text(c))) for c in h) for h in hands]
-    data["stock"] = " ".join(_text(c) for c in pool)
+    data["stock"] = " ".join(_text(c) for c in stock_top + pool)
     return canasta.GameState.from_dict(data)
 
 

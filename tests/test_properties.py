@@ -1,7 +1,7 @@
 """Property tests: invariants of every registered variant on states reached by random play.
 
-Each test runs once per variant of ``canasta.variants.names()`` (and Modern American with
-special hands and a held three, as a config) on states that Hypothesis
+Each test runs once per variant of ``canasta.variants.names()`` (and the Modern American
+club preset with its talons dealt face down, as a config) on states that Hypothesis
 reaches by random legal moves (see ``strategies.played``). The checks are written here
 directly from api.md (not through :mod:`canasta.testing`), so they are a second,
 independent implementation of the conformance checks.
@@ -27,9 +27,9 @@ from strategies import Played, move_texts, played, seeds
 #: A variant as the tests name it: registered, or a config.
 Variant = str | dict[str, Any]
 
-#: Modern American with special hands (and so a held three): club features no preset has.
-SPECIAL_HANDS: dict[str, Any] = {"variant": "modern-american", "mac_special_hands": True}
-NAMES: list[Variant] = [*canasta.variants.names(), SPECIAL_HANDS]
+#: Talons dealt face down at the deal: the club feature no preset has.
+SET_ASIDE: dict[str, Any] = {"variant": "modern-american-club", "mac_talon_source": "set_aside"}
+NAMES: list[Variant] = [*canasta.variants.names(), SET_ASIDE]
 
 PROPERTIES = settings(
     derandomize=True,
@@ -42,7 +42,7 @@ PROPERTIES = settings(
 )
 
 by_variant = pytest.mark.parametrize(
-    "name", NAMES, ids=lambda v: v if isinstance(v, str) else "modern-american-special-hands"
+    "name", NAMES, ids=lambda v: v if isinstance(v, str) else "modern-american-club-set-aside"
 )
 
 
@@ -59,6 +59,8 @@ def _cards_of_position(data: dict[str, Any]) -> Counter[str]:
         for meld in side:
             cards += _bag(meld)
     cards += _bag(data.get("turn", {}).get("waiting", ""))
+    for talon in data.get("talons", {}).values():
+        cards += _bag(talon or "")
     return cards
 
 

@@ -102,7 +102,7 @@ def test_names_are_moves_of_their_index(name: str) -> None:
     assert len(set(names)) == space.size
     for index, text in enumerate(names):
         # "x" is the pile top's rank; any natural rank stands for it in a take.
-        assert space.encode(text.replace("x", "K")) == index
+        assert space.encode(text.replace("x", "K") if text.startswith("take") else text) == index
     for block in space.layout:
         for index in range(block.offset, block.offset + block.length):
             kind = block.name.partition(":")[0]

@@ -26,9 +26,11 @@ def test_every_registered_variant_conforms(name: str) -> None:
     check_variant(name, deals=2, seed=100)
 
 
-def test_modern_american_with_special_hands_conforms() -> None:
-    # Club features no preset has yet: special hands and the held three.
-    check_variant({"variant": "modern-american", "mac_special_hands": True}, deals=2, seed=100)
+def test_modern_american_with_set_aside_talons_conforms() -> None:
+    # The club feature no preset has: talons dealt face down at the deal.
+    check_variant(
+        {"variant": "modern-american-club", "mac_talon_source": "set_aside"}, deals=2, seed=100
+    )
 
 
 def test_variant_objects_and_configs_are_accepted() -> None:

@@ -27,6 +27,7 @@ BUILTINS = (
     "classic-6p-3x2-2deck",
     "modern-american",
     "dutch-s4",
+    "modern-american-club",
 )
 
 # name: (players, sides, decks, hand_size, draw_count, canastas_to_go_out, target_score)
@@ -40,13 +41,14 @@ KEY_FIGURES = {
     "classic-6p-3x2-2deck": (6, 3, 2, 11, 1, 1, 5000),  # §3.4 six_3x2_2deck
     "modern-american": (4, 2, 2, 13, 1, 2, 8500),  # §3.5.1
     "dutch-s4": (4, 2, 2, 11, 1, 1, 5000),  # §3.7: as classic4
+    "modern-american-club": (4, 2, 2, 13, 1, 2, 8500),  # §3.5.11: as modern-american
 }
 
 # Spec §2.13 (2 decks: 100 each, 800 for all four) and §3.4 / EX-34 (3 decks: 100 each up to
 # four, 1000 for five, 1200 for six).
 RED_THREES_2DECK = [0, 100, 200, 300, 800]
 RED_THREES_3DECK = [0, 100, 200, 300, 400, 1000, 1200]
-CLASSIC_PRESETS = [n for n in BUILTINS if n != "modern-american"]
+CLASSIC_PRESETS = [n for n in BUILTINS if not n.startswith("modern-american")]
 
 
 def test_builtin_names_are_registered_in_order() -> None:
@@ -69,6 +71,7 @@ def test_builtin_names_are_registered_in_order() -> None:
         ("six_3x2_2deck", "classic-6p-3x2-2deck"),
         ("mac", "modern-american"),
         ("dutch_s4", "dutch-s4"),
+        ("mac_club", "modern-american-club"),
     ],
 )
 def test_spec_preset_names_are_aliases(alias: str, name: str) -> None:

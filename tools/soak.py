@@ -116,7 +116,7 @@ def check_state(state: GameState, deck: Counter[str], tally: Tally, rng: random.
         move = canasta.parse_move(text)
         if any(card.suit is not None for card in getattr(move, "cards", ())):
             continue  # an exact card may be legal while only its suit-free form is listed
-        if isinstance(move, canasta.Discard) and move.card.suit is not None:
+        if isinstance(move, canasta.Discard | canasta.Expose) and move.card.suit is not None:
             continue
         reason = state.check(move)
         _check(reason is not None, f"unlisted move {text} passes check()")

@@ -136,7 +136,14 @@ def _public_lines(obs: Observation, style: Style, heading: str, you: int | None)
     pile = f"Pile: {obs.pile_size} card{'s' if obs.pile_size != 1 else ''}, top {top}"
     if flags:
         pile += f" ({', '.join(flags)})"
-    lines.append(f"{pile}    Stock: {obs.stock_size}")
+    stock = f"Stock: {obs.stock_size}"
+    if obs.turn_card is not None:
+        # Modern American: the turn card, once public (spec §3.5.11.2).
+        where = "drawn" if obs.turn_card_drawn else "on top"
+        stock += f" (turn card {style.card(obs.turn_card)}, {where})"
+    if any(obs.talons_left):
+        stock += "    Talons face down: " + ", ".join(str(n) for n in obs.talons_left if n)
+    lines.append(f"{pile}    {stock}")
     lines.append(_RULE)
     for side in range(variant.sides):
         seats = ", ".join(str(s) for s in variant.seats_of(side))
@@ -154,6 +161,8 @@ def _public_lines(obs: Observation, style: Style, heading: str, you: int | None)
             lines.append("    no melds")
         if obs.threes[side]:
             lines.append(f"    threes: {style.cards(obs.threes[side])}")
+        if obs.talon_taken and obs.talon_taken[side]:
+            lines.append(f"    talon taken: {obs.talon_taken[side]} cards")
     lines.append(_RULE)
     return lines
 
@@ -186,7 +195,9 @@ def draw_observation(
         if cards and s != obs.seat
     ]
     if known:
-        lines.append("Known from the pile: " + "; ".join(known))
+        # Modern American: the turn card drawn is known too (spec §3.5.11.2).
+        source = "the pile, the turn card" if obs.variant.shows_turn_card else "the pile"
+        lines.append(f"Known from {source}: " + "; ".join(known))
     lines.append(f"Your hand ({_seat_label(obs.seat, names)}, {len(obs.hand)} cards):")
     lines.append("    " + _grouped_hand(obs.hand, style))
     if obs.turn.waiting:

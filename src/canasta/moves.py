@@ -217,7 +217,10 @@ _SIMPLE: dict[str, Move] = {
 
 
 #: The moves, as the message about text that is none of them lists them.
-_KINDS = "draw, take, take:CARDS, meld:CARDS, add:RANK+CARDS, discard:CARD, ask, yes, no, end"
+_KINDS = (
+    "draw, take, take:CARDS, meld:CARDS, add:RANK+CARDS, discard:CARD, ask, yes, no, end, "
+    "special, expose:3"
+)
 
 
 def _cards_arg(text: str, move_text: str, *, allow_empty: bool = False) -> tuple[Card, ...]:

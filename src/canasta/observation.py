@@ -32,7 +32,9 @@ from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
 from canasta.moves import Discard, Move
 from canasta.table import (
+    NO_CLUB,
     OVER,
+    TURN_CARD_DEPTH,
     Event,
     Meld,
     Memory,
@@ -126,6 +128,15 @@ class Observation:
         history: the public history of the deal since it was dealt or read (not
             compared).
         special_hand: Modern American: the special hand shown to end the deal, or None.
+        openings: Modern American talons: the sides in the order they opened this deal.
+        talon_taken: Modern American talons: per side, the size of the talon it took (0:
+            none yet); empty where talons are not played.
+        talons_left: Modern American talons dealt face down: the size of each talon not
+            taken yet (0 once taken), the first side's first; empty where talons come
+            from the stock.
+        turn_card_drawn: Modern American turn card: it has been drawn from the stock.
+        turn_card: the turn card once it is public: the top card of the stock (it lies
+            face up) or drawn; else None.
     """
 
     # api.md §5; spec §2.10 (melded_seats), §2.7 (frozen); D26 (asked).
@@ -161,6 +172,11 @@ class Observation:
     _memory: Memory = attrs.field(eq=False, repr=False, alias="memory")
     _log: Step | None = attrs.field(eq=False, repr=False, alias="log")
     special_hand: str | None = None
+    openings: tuple[int, ...] = ()
+    talon_taken: tuple[int, ...] = ()
+    talons_left: tuple[int, ...] = ()
+    turn_card_drawn: bool = False
+    turn_card: Card | None = None
 
     @cached_property
     def history(self) -> tuple[Event, ...]:
@@ -277,6 +293,14 @@ class Observation:
             data["concealed"] = self.concealed
         if self.special_hand is not None:
             data["special_hand"] = self.special_hand
+        if self.variant.talon_sizes:
+            data["openings"] = list(self.openings)
+            data["talon_taken"] = list(self.talon_taken)
+        if self.talons_left:
+            data["talons_left"] = list(self.talons_left)
+        if self.variant.shows_turn_card:
+            data["turn_card_drawn"] = self.turn_card_drawn
+            data["turn_card"] = None if self.turn_card is None else str(self.turn_card)
         return data
 
 
@@ -288,6 +312,12 @@ def _build(
     hands = table.hands
     hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
+    stock = table.stock
+    club = table.club or NO_CLUB
+    talons = club.talons
+    turn_card = club.turn_card
+    if turn_card is None and len(stock) == TURN_CARD_DEPTH and table.variant.shows_turn_card:
+        turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
     obs = Observation(
         variant=table.variant,
         seat=seat,
@@ -304,7 +334,7 @@ def _build(
         pile_top=CARDS[pile[-1]] if pile else None,
         pile_size=len(pile),
         frozen=table.frozen,
-        stock_size=len(table.stock),
+        stock_size=len(stock),
         turn=turn_progress(table.turn),
         asked=table.asked,
         lone=table.lone,
@@ -314,10 +344,23 @@ def _build(
         known=_cards_each(memory.known),
         discarded=_cards_each(memory.discarded),
         pile_seen=cards_of(pile),
-        template=evolve(table, hands=hidden_hands, stock=()),
+        # The talons dealt face down are hidden cards too: only their sizes show.
+        template=evolve(
+            table,
+            hands=hidden_hands,
+            stock=(),
+            club=club._replace(talons=tuple(None if t is None else () for t in talons))
+            if talons
+            else table.club,
+        ),
         memory=memory,
         log=log,
         special_hand=table.special,
+        openings=club.openings,
+        talon_taken=club.talon_taken,
+        talons_left=tuple(0 if t is None else len(t) for t in talons),
+        turn_card_drawn=club.turn_card is not None,
+        turn_card=None if turn_card is None else CARDS[turn_card],
     )
     if table.went_out is not None and seat != table.went_out and table.pile_covered:
         return _covered(obs, memory, log)

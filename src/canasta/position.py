@@ -38,9 +38,12 @@ from canasta.table import (
     ANSWER,
     DRAW,
     NEW_TURN,
+    NO_CLUB,
     OVER,
     PLAY,
+    TURN_CARD_DEPTH,
     WILD_RANK,
+    Club,
     Group,
     Meld,
     Memory,
@@ -77,6 +80,10 @@ _KEYS = {
     "special_hand",
     "courtesy",
     "last_three",
+    "openings",
+    "talon_taken",
+    "talons",
+    "turn_card",
     "known",
     "discarded",
 }
@@ -117,6 +124,19 @@ def to_dict(st: Table, memory: Memory) -> dict[str, Any]:
         data["last_three"] = st.last_three
     if st.special is not None:
         data["special_hand"] = st.special
+    club = st.club or NO_CLUB
+    if club.openings:
+        data["openings"] = list(club.openings)
+    if any(club.talon_taken):
+        data["talon_taken"] = list(club.talon_taken)
+    if club.talons:
+        sizes = st.variant.talon_sizes
+        data["talons"] = {
+            str(size): None if talon is None else format_codes(talon)
+            for size, talon in zip(sizes, club.talons, strict=True)
+        }
+    if club.turn_card is not None:
+        data["turn_card"] = str(CARDS[club.turn_card])
     if st.phase == OVER:
         data["went_out"] = st.went_out
         data["concealed"] = st.concealed
@@ -367,21 +387,38 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         for seat, hand in enumerate(hands):
             if not hand:
                 raise _fail(f"hands[{seat}] is empty, but the deal is not over")
+    opened = _derived_opened(tuple(melds))
+    if "opened" in data:
+        opened = tuple(_list(data["opened"], "opened", sides))
+        if any(type(o) is not bool for o in opened):
+            raise _fail(
+                f"opened must hold true or false per side, got {json_excerpt(data['opened'])}"
+            )
+    openings, talon_taken = _openings(variant, data, opened)
+    talons = _talons(variant, data, openings, talon_taken)
     used = Counter(
         [c for h in hands for c in h]
         + list(pile)
         + [c for side in melds for m in side for c in m.codes]
         + [c for t in threes for c in t]
         + list(turn.waiting)
+        + [c for t in talons if t is not None for c in t]
     )
     limit = Counter({c: variant.decks for c in range(52)} | {JOKER: 2 * variant.decks})
-    if "stock" in data:
-        stock = _cards(data["stock"], "stock")
-    else:
+    rest: list[int] = []
+    deal_talons = variant.talons_set_aside and "talons" not in data
+    if "stock" not in data or deal_talons:
         rest = list((limit - used).elements())
-        seed = data.get("seed")
-        random.Random(seed).shuffle(rest)
-        stock = tuple(rest)
+        random.Random(data.get("seed")).shuffle(rest)
+    if deal_talons:
+        # Untaken talons not given: dealt from the unseen cards, as the stock is.
+        dealt: list[tuple[int, ...] | None] = []
+        for talon, size in zip(talons, variant.talon_sizes, strict=True):
+            dealt.append(None if talon is None else tuple(rest[:size]))
+            del rest[: size if talon is not None else 0]
+        talons = tuple(dealt)
+        used.update(c for t in talons if t is not None for c in t)
+    stock = _cards(data["stock"], "stock") if "stock" in data else tuple(rest)
     used.update(stock)
     for code, count in used.items():
         if count > limit[code]:
@@ -399,13 +436,6 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         _int(a, f"asked[{i}]", 0)
         for i, a in enumerate(_list(data.get("asked", [0] * players), "asked", players))
     )
-    opened = _derived_opened(tuple(melds))
-    if "opened" in data:
-        opened = tuple(_list(data["opened"], "opened", sides))
-        if any(type(o) is not bool for o in opened):
-            raise _fail(
-                f"opened must hold true or false per side, got {json_excerpt(data['opened'])}"
-            )
     if variant.holds_three and phase != OVER:
         _check_held_threes(variant, hands, opened, to_move, phase)
     went_out = data.get("went_out")
@@ -435,6 +465,7 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
                 "last_three: the seat must hold a three drawn as the last stock card, in a "
                 "deal that is over"
             )
+    turn_card = _turn_card(variant, data, stock)
     concealed = data.get("concealed", False)
     if type(concealed) is not bool:
         raise _fail(f"concealed must be true or false, got {json_excerpt(concealed)}")
@@ -467,6 +498,11 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         special=special,
         courtesy=courtesy,
         last_three=last_three,
+        club=(
+            Club(openings, talon_taken, talons, turn_card)
+            if variant.talon_sizes or variant.shows_turn_card
+            else None
+        ),
     )
     _check_opening_melds(table)
     memory = _memory(data, hands)
@@ -485,6 +521,119 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
             if not legal_moves(commit(table, Decision(answer, (), None))):
                 raise _fail(f"phase answer: the seat that asked could not play on after {answer}")
     return table, memory, legal
+
+
+def _openings(
+    variant: Variant, data: Mapping[str, Any], opened: tuple[bool, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The keys ``openings`` (the sides in the order they opened) and ``talon_taken`` (per
+    side, the size of the talon it took) where talons are played."""
+    # Spec §3.5.11.1, §3.5.11.7.
+    sizes = variant.talon_sizes
+    sides = len(opened)
+    if not sizes:
+        for key in ("openings", "talon_taken", "talons"):
+            if key in data:
+                raise _fail(f"{key} is only allowed where talons are played (mac_talons)")
+        return (), ()
+    open_sides = [side for side in range(sides) if opened[side]]
+    if "openings" in data:
+        listed = data["openings"]
+        if not isinstance(listed, list | tuple):
+            raise _fail(f"openings must be a list of sides, got {json_excerpt(listed)}")
+        openings = tuple(
+            _int(side, f"openings[{i}]", 0, sides - 1) for i, side in enumerate(listed)
+        )
+        if len(set(openings)) != len(openings) or sorted(openings) != open_sides:
+            raise _fail(
+                f"openings must list each opened side once, in the order they opened "
+                f"(opened sides: {open_sides}), got {json_excerpt(listed)}"
+            )
+    elif len(open_sides) > 1:
+        raise _fail(
+            "openings is needed: more than one side has opened (their order sets the talons)"
+        )
+    else:
+        openings = tuple(open_sides)
+    taken = tuple(
+        _int(size, f"talon_taken[{side}]", 0)
+        for side, size in enumerate(
+            _list(data.get("talon_taken", [0] * sides), "talon_taken", sides)
+        )
+    )
+    for side, size in enumerate(taken):
+        if size and (side not in openings or size != sizes[openings.index(side)]):
+            raise _fail(
+                f"talon_taken[{side}]: side {side} can only have taken the talon of its place "
+                f"in openings (sizes {', '.join(map(str, sizes))} in the order of opening)"
+            )
+    return openings, taken
+
+
+def _talons(
+    variant: Variant,
+    data: Mapping[str, Any],
+    openings: tuple[int, ...],
+    taken: tuple[int, ...],
+) -> tuple[tuple[int, ...] | None, ...]:
+    """The key ``talons`` (talons dealt face down): by size, the cards of each talon not
+    taken yet, or null once taken; an untaken talon not given is left empty here (and
+    dealt from the unseen cards)."""
+    # D31, spec §3.5.11.7.
+    sizes = variant.talon_sizes
+    if not variant.talons_set_aside:
+        if "talons" in data:
+            raise _fail("talons is only allowed where the talons are set aside (mac_talon_source)")
+        return ()
+    # A talon is gone once the side that opened in its place took it.
+    gone = [order < len(openings) and bool(taken[openings[order]]) for order in range(len(sizes))]
+    if "talons" not in data:
+        return tuple(None if was_taken else () for was_taken in gone)
+    given = data["talons"]
+    keys = [str(size) for size in sizes]
+    if not isinstance(given, Mapping) or sorted(given) != sorted(keys):
+        raise _fail(
+            f"talons must map {' and '.join(repr(k) for k in keys)} to cards or null, got "
+            f"{json_excerpt(given)}"
+        )
+    talons: list[tuple[int, ...] | None] = []
+    for key, size, was_taken in zip(keys, sizes, gone, strict=True):
+        entry = given[key]
+        if entry is None:
+            if not was_taken:
+                raise _fail(f"talons[{key!r}] is null, but no side has taken it (talon_taken)")
+            talons.append(None)
+            continue
+        if was_taken:
+            raise _fail(f"talons[{key!r}] was taken (talon_taken), so it must be null")
+        cards = _cards(entry, f"talons[{key!r}]")
+        if len(cards) != size:
+            raise _fail(f"talons[{key!r}] must hold {size} cards, got {len(cards)}")
+        talons.append(cards)
+    return tuple(talons)
+
+
+def _turn_card(variant: Variant, data: Mapping[str, Any], stock: tuple[int, ...]) -> int | None:
+    """The key ``turn_card``: the turn card once drawn from the stock (it stays public)."""
+    # Spec §3.5.11.2 TC1, TC3.
+    if "turn_card" not in data:
+        if variant.shows_turn_card and len(stock) < TURN_CARD_DEPTH:
+            raise _fail(
+                f"turn_card is needed: the stock holds fewer than {TURN_CARD_DEPTH} cards, "
+                "so the turn card has been drawn and shown"
+            )
+        return None
+    if not variant.shows_turn_card:
+        raise _fail("turn_card is only allowed where the turn card is played (mac_turn_card)")
+    if len(stock) >= TURN_CARD_DEPTH:
+        raise _fail(
+            f"turn_card: the stock still holds {len(stock)} cards, so the turn card is in it "
+            f"(the {TURN_CARD_DEPTH}th from the bottom)"
+        )
+    cards = _cards(data["turn_card"], "turn_card")
+    if len(cards) != 1:
+        raise _fail(f"turn_card must be one card, got {json_excerpt(data['turn_card'])}")
+    return cards[0]
 
 
 def _check_held_threes(

@@ -202,6 +202,12 @@ def _deal(
     covered: tuple[int, ...] = ()
     if obs.pile_size > len(template.pile):
         covered = tuple(take(1, lambda c: c >> 2 != THREE, "the covered discard"))
+    top: list[int] = []
+    turn_card = obs.turn_card
+    if turn_card is not None and not obs.turn_card_drawn:
+        # Spec §3.5.11.2 TC2: the turn card lies face up on top of the stock.
+        code = turn_card.code
+        top = take(1, lambda c: c == code, "the turn card")
     hands: list[tuple[int, ...]] = []
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
@@ -214,8 +220,18 @@ def _deal(
         allowed = (lambda c: True) if may_hold_threes(seat) else (lambda c: c not in laid_out)
         extra = take(size - len(known), allowed, f"seat {seat}'s hand")
         hands.append(tuple(sorted(known + extra)))
-    stock = take(obs.stock_size, lambda c: True, "the stock")
-    table = evolve(template, hands=tuple(hands), stock=tuple(stock), pile=template.pile + covered)
+    # The talons dealt face down (D31): unseen cards of the sizes shown.
+    club = template.club
+    if club is not None and club.talons:
+        talons = tuple(
+            None if t is None else tuple(take(size, lambda c: True, "a talon"))
+            for t, size in zip(club.talons, obs.talons_left, strict=True)
+        )
+        club = club._replace(talons=talons)
+    stock = top + take(obs.stock_size - len(top), lambda c: True, "the stock")
+    table = evolve(
+        template, hands=tuple(hands), stock=tuple(stock), pile=template.pile + covered, club=club
+    )
     memory, log = obs._memory, obs._log
     if covered:
         discarder = obs.went_out

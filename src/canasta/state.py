@@ -39,7 +39,9 @@ from canasta.observation import Observation, _build
 from canasta.position import from_dict, to_dict
 from canasta.scoring import Outcome, score_deal
 from canasta.table import (
+    NO_CLUB,
     OVER,
+    TURN_CARD_DEPTH,
     Event,
     Meld,
     Memory,
@@ -229,6 +231,36 @@ class GameState:
         return self._table.lone
 
     @property
+    def openings(self) -> tuple[int, ...]:
+        """Modern American talons: the sides in the order they opened this deal."""
+        return (self._table.club or NO_CLUB).openings
+
+    @property
+    def talon_taken(self) -> tuple[int, ...]:
+        """Modern American talons: per side, the size of the talon it took (0: none yet);
+        empty where talons are not played."""
+        return (self._table.club or NO_CLUB).talon_taken
+
+    @property
+    def talons(self) -> tuple[tuple[Card, ...] | None, ...]:
+        """Modern American talons dealt face down: the cards of each, the first side's
+        first, or None once taken; empty where talons come from the stock."""
+        talons = (self._table.club or NO_CLUB).talons
+        return tuple(None if t is None else cards_of(t) for t in talons)
+
+    @property
+    def turn_card(self) -> Card | None:
+        """Modern American turn card: while it is in the stock, the card with 8 cards under
+        it; once drawn, the card that was; None where the turn card is not played."""
+        table = self._table
+        drawn = (table.club or NO_CLUB).turn_card
+        if drawn is not None:
+            return CARDS[drawn]
+        if not table.variant.shows_turn_card or len(table.stock) < TURN_CARD_DEPTH:
+            return None
+        return CARDS[table.stock[-TURN_CARD_DEPTH]]
+
+    @property
     def is_over(self) -> bool:
         return self._table.phase == OVER
 
@@ -270,15 +302,24 @@ class GameState:
         chosen, choose one more and play the move again.
 
         Raises:
-            ArgumentError: ``cards`` are not cards of the stock (with as many copies); this
-                state is unchanged.
+            ArgumentError: ``cards`` are not cards of the stock (with as many copies), or
+                the first is not the face-up turn card on top of the stock (Modern
+                American); this state is unchanged.
         """
         try:
             codes = card_codes(cards)
         except NotationError as exc:
             raise ArgumentError(f"stock top: {exc}") from None
-        table = stack_stock(self._table, codes)
+        table_before = self._table
+        table = stack_stock(table_before, codes)
         if table is None:
+            turn_card = self.turn_card
+            stock = table_before.stock
+            if turn_card is not None and len(stock) == TURN_CARD_DEPTH and codes[0] != stock[0]:
+                raise ArgumentError(
+                    f"stock top: the turn card {turn_card} lies face up on top of the stock, "
+                    f"so {format_codes(codes)!r} must start with it"
+                )
             raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")
         new = GameState(table, self._memory, self._log)
         # The legal moves never depend on the stock's order: the cached list still holds.

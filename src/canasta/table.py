@@ -25,6 +25,10 @@ __all__ = ["Event", "Meld", "Note", "ScoreLine", "TurnGroup", "TurnProgress"]
 WILD_RANK = TWO
 #: A canasta is a meld of seven cards or more (spec §2.5), in every variant.
 CANASTA_SIZE = 7
+#: Modern American: the turn card lies face up with 8 cards under it, the 9th from the
+#: bottom of the stock (spec §3.5.11.2 TC1); a talon is due only while the stock holds at
+#: least this many cards (§3.5.11.1 TL4).
+TURN_CARD_DEPTH = 9
 
 
 class ScoreLine(NamedTuple):
@@ -287,6 +291,8 @@ class Table:
     courtesy: int | None = None
     #: the seat that drew a three as the last stock card (it counts 5, spec §3.5.2)
     last_three: int | None = None
+    #: Modern American talons and turn card (`Club`); None where neither is played
+    club: Club | None = None
     #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
@@ -315,6 +321,30 @@ class Table:
         )
 
 
+class Club(NamedTuple):
+    """What a deal of Modern American with talons or the turn card adds to the table.
+
+    One record, so that a variant without them carries a single None (every move copies
+    the table's fields).
+    """
+
+    # Spec §3.5.11.1, §3.5.11.2, §3.5.11.7.
+
+    #: the sides in the order they opened this deal
+    openings: tuple[int, ...] = ()
+    #: per side, the size of the talon it took (0: none yet); empty without talons
+    talon_taken: tuple[int, ...] = ()
+    #: talons dealt face down at the deal (D31), by the order of opening: each the cards
+    #: of a talon, or None once taken; empty where they come from the stock
+    talons: tuple[tuple[int, ...] | None, ...] = ()
+    #: the turn card once drawn from the stock
+    turn_card: int | None = None
+
+
+#: The club record of a variant without talons or turn card, for reading.
+NO_CLUB = Club()
+
+
 class Memory(NamedTuple):
     """What the whole table remembers of a deal's past (every seat saw it happen).
 
@@ -336,18 +366,25 @@ def with_discards(memory: Memory, seat: int, discards: tuple[int, ...]) -> Memor
 
 
 class Note(NamedTuple):
-    """Something that happened of itself during a move, at another seat than the mover's
-    (Modern American club features): ``kind`` ``"three"`` is a held three laid face up
-    for ``seat``'s side as the seat's turn began."""
+    """Something that happened of itself during a move (Modern American club features).
 
-    # Spec §3.5.11.4 H3.
+    ``kind`` ``"three"``: a held three laid face up for ``seat``'s side as the seat's turn
+    began. ``"talon"``: ``seat`` took a talon of ``hidden`` cards, which nobody else sees.
+    ``"turn_card"``: ``seat`` took the turn card (``cards``) from the stock, and shows it.
+    """
+
+    # Spec §3.5.11.4 H3, §3.5.11.1 TL3, §3.5.11.2 TC3.
 
     kind: str
     seat: int
     cards: tuple[Card, ...]
+    #: the number of cards taken that nobody else sees (a talon's size)
+    hidden: int = 0
 
     def __str__(self) -> str:
-        return " ".join((self.kind, str(self.seat), *map(str, self.cards)))
+        """``"three 2 3C"``, ``"talon 0 4"``, ``"turn_card 1 7H"``."""
+        size = (str(self.hidden),) if self.hidden else ()
+        return " ".join((self.kind, str(self.seat), *size, *map(str, self.cards)))
 
 
 @attrs.frozen
@@ -402,9 +439,12 @@ class Step(NamedTuple):
     cards: tuple[int, ...]
     taken: tuple[int, ...]
     threes: tuple[int, ...]
-    #: `Note` values with card codes: (kind, seat, codes)
-    notes: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
+    #: `Note` values with card codes
+    notes: tuple[RawNote, ...] = ()
 
+
+#: A `Note` with card codes: (kind, seat, codes, hidden).
+RawNote = tuple[str, int, tuple[int, ...], int]
 
 #: One step without its link, as a pickled state stores its log.
 RawStep = tuple[
@@ -413,7 +453,7 @@ RawStep = tuple[
     tuple[int, ...],
     tuple[int, ...],
     tuple[int, ...],
-    tuple[tuple[str, int, tuple[int, ...]], ...],
+    tuple[RawNote, ...],
 ]
 
 
@@ -421,7 +461,9 @@ def log_events(log: Step | None) -> tuple[Event, ...]:
     """The events of a log, oldest first."""
     events: list[Event] = []
     while log is not None:
-        notes = tuple(Note(kind, seat, cards_of(codes)) for kind, seat, codes in log.notes)
+        notes = tuple(
+            Note(kind, seat, cards_of(codes), hidden) for kind, seat, codes, hidden in log.notes
+        )
         events.append(
             Event(
                 log.seat,

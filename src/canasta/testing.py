@@ -104,6 +104,7 @@ def _all_cards(state: GameState) -> list[int]:
     cards.extend(c for side in state.melds for meld in side for c in meld.codes)
     cards.extend(c.code for side in state.threes for c in side)
     cards.extend(c.code for c in state.turn.waiting)
+    cards.extend(c.code for talon in state.talons if talon is not None for c in talon)
     return cards
 
 

@@ -23,7 +23,7 @@ from canasta.cards import (
     TWO,
     Card,
 )
-from canasta.table import CANASTA_SIZE, WILD_RANK, Group, Meld, Table, Turn
+from canasta.table import CANASTA_SIZE, TURN_CARD_DEPTH, WILD_RANK, Group, Meld, Table, Turn
 
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
@@ -88,6 +88,40 @@ def may_go_out(variant: Variant, melds: tuple[Meld, ...], turn: Turn) -> bool:
     if turn.permission is False or canastas(melds) < variant.canastas_to_go_out:
         return False
     return not (variant.wild_meld_blocks_going_out and wild_incomplete(melds))
+
+
+def talon_due(st: Table, side: int, turn: Turn) -> int:
+    """The size of the talon ``side``'s opener takes after the discard of this turn, in
+    which the side completes its initial meld; 0 when none is due."""
+    # Spec §3.5.11.1 TL1, TL2, TL4, TL5 (D32).
+    variant = st.variant
+    if turn.took_pile and not variant.talon_after_pickup:
+        return 0
+    if len(st.stock) < TURN_CARD_DEPTH:
+        return 0  # TL4: the turn card has been drawn
+    club = st.club
+    assert club is not None  # a variant with talons deals one
+    openings = club.openings
+    order = openings.index(side) if side in openings else len(openings)
+    if variant.talons_set_aside:
+        talons = club.talons
+        talon = talons[order] if order < len(talons) else None
+        return len(talon) if talon is not None else 0
+    sizes = variant.talon_sizes
+    return sizes[order] if order < len(sizes) else 0
+
+
+def opening_talon(st: Table, seat: int) -> int:
+    """The size of the talon ``seat`` takes after its discard, this being the turn in which
+    it completed its side's initial meld (the turn counted an opening value); 0 when none
+    is due."""
+    # Spec §3.5.11.1 TL3.
+    variant = st.variant
+    turn = st.turn
+    if not variant.talon_sizes or not turn.opening:
+        return 0
+    side = variant.side_of(seat)
+    return talon_due(st, side, turn) if st.opened[side] else 0
 
 
 def concealed_possible(st: Table, seat: int, turn: Turn) -> bool:
@@ -283,7 +317,7 @@ def query(
     opening = None
     if not opened:
         opening = (turn.opening, variant.initial_minimum(st.scores[variant.side_of(seat)]))
-    return lookahead.Query(
+    q = lookahead.Query(
         goal=goal,
         counts=tuple(counts),
         melds=tuple(growing),
@@ -297,6 +331,15 @@ def query(
         no_out=turn.permission is False,
         no_discard=turn.no_discard,
     )
+    if (
+        st.club is not None
+        and not opened
+        and not counts[THREE]
+        and variant.talon_lowers_floor
+        and talon_due(st, variant.side_of(seat), turn)
+    ):
+        q = q._replace(keeps=1)  # TL7: the talon will fill the hand; a card to discard will do
+    return q
 
 
 def hand_counts(hand: tuple[int, ...]) -> list[int]:

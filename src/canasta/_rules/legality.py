@@ -25,11 +25,13 @@ from canasta._rules.facts import (
     new_ok,
     opening_complete,
     opening_in_hand,
+    opening_talon,
     out_impossible,
     query,
     replaced,
     resolve,
     split,
+    talon_due,
     wild_incomplete,
     with_group,
 )
@@ -450,6 +452,16 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
     else:
         melds_after = (*melds, Meld.of(rank, placeholder))
     if hand_after <= 1:
+        if (
+            hand_after
+            and done
+            and turn_after.opening  # the side opens in this turn
+            and not play.obliged
+            and not counts_after[THREE]
+            and variant.talon_lowers_floor
+            and talon_due(st, ctx.side, turn_after)
+        ):
+            return None  # TL7 (D33): the talon will fill the hand, one card to discard will do
         if play.obliged and hand_after and turn_after.no_discard:
             return R.MUST_GO_OUT  # the last card cannot be discarded this turn (D11)
         may_out = may_go_out(variant, melds_after, turn_after)
@@ -530,10 +542,10 @@ def discard_block(st: Table) -> R | None:
         if not exempt:
             return R.OPENING_INCOMPLETE
     if going_out:
-        if turn.permission is False:
-            return R.PERMISSION_DENIED
-        if not may_go_out(variant, melds, turn):
-            return R.CANNOT_GO_OUT
+        if turn.permission is False or not may_go_out(variant, melds, turn):
+            if not turn.must_go_out and opening_talon(st, seat):
+                return None  # TL6: not going out, the talon fills the empty hand
+            return R.PERMISSION_DENIED if turn.permission is False else R.CANNOT_GO_OUT
     elif turn.must_go_out:
         return R.MUST_GO_OUT
     return None

@@ -72,6 +72,9 @@ class Query(NamedTuple):
     #: no discard this turn (a three drawn as the last stock card, D11): going out must
     #: meld every card
     no_discard: bool = False
+    #: the cards the hand must keep when the player does not go out: 2, a card to hold and
+    #: one to throw (spec §2.9); 1 while a talon will fill the hand (§3.5.11.1 TL7)
+    keeps: int = 2
 
 
 def feasible(variant: Variant, query: Query) -> bool:
@@ -316,6 +319,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     required = variant.canastas_to_go_out
     blocks_out = variant.wild_meld_blocks_going_out
     no_out, no_discard = q.no_out, q.no_discard
+    keeps = q.keeps  # 2, or 1 while a talon will fill the hand (spec §3.5.11.1 TL7)
     # Going out: the cards left out may be none (no discard) or one, and the canastas still
     # missing come from the ranks or (one, for the wilds it lacks) from the wild meld.
     spare = 0 if no_discard else 1
@@ -373,8 +377,10 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             elif cards_left > 1 or (needs_discard and cards_left != 1):
                 return False
             return may_out and done and not (concealed_only and not flags & OWN_CANASTA)
-        # The hand keeps 2 cards unless the player may go out (spec §2.9).
-        return done and (cards_left >= 2 or (may_out and (cards_left == 1 or not needs_discard)))
+        # The hand keeps 2 cards (1 with a talon due) unless the player may go out (spec §2.9).
+        return done and (
+            cards_left >= keeps or (may_out and (cards_left == 1 or not needs_discard))
+        )
 
     def finish(
         twos: int,

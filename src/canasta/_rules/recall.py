@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from canasta._rules.legality import Decision
 from canasta.moves import Discard, Draw, Take
-from canasta.table import Memory, Step, Table
+from canasta.table import TURN_CARD_DEPTH, Memory, RawNote, Step, Table
 
 
 def fresh_memory(table: Table) -> Memory:
@@ -27,13 +27,17 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     side = before.variant.side_of(seat)
     move = decision.move
     threes = after.threes[side]
-    notes: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
-    if before.variant.holds_three and after.to_move is not None:
+    notes: tuple[RawNote, ...] = ()
+    variant = before.variant
+    if variant.holds_three and after.to_move is not None:
         # Spec §3.5.11.4 H3: the next player's held three went down as the turn began.
-        other = before.variant.side_of(after.to_move)
+        other = variant.side_of(after.to_move)
         if other != side and after.threes[other] is not before.threes[other]:
             laid = after.threes[other][len(before.threes[other]) :]
-            notes = (("three", after.to_move, laid),)
+            notes = (("three", after.to_move, laid, 0),)
+    club = after.club
+    if club is not before.club:
+        notes = _club_notes(before, after, seat, notes)
     return Step(
         log,
         1 if log is None else log.length + 1,
@@ -46,6 +50,56 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     )
 
 
+def _club_notes(
+    before: Table, after: Table, seat: int, notes: tuple[RawNote, ...]
+) -> tuple[RawNote, ...]:
+    """``notes`` with the talon ``seat`` took and the turn card shown during the move."""
+    was, club = before.club, after.club
+    assert was is not None and club is not None
+    if club.talon_taken != was.talon_taken:
+        # Spec §3.5.11.1 TL3: the opener took the talon; the others see its size only.
+        size = club.talon_taken[before.variant.side_of(seat)]
+        notes = (("talon", seat, (), size), *notes)
+    turn_card = club.turn_card
+    if turn_card is not None and was.turn_card is None:
+        # Spec §3.5.11.2 TC3: whoever took the turn card announced it.
+        notes = (*notes, ("turn_card", _turn_card_taker(before, after, seat), (turn_card,), 0))
+    return notes
+
+
+def _turn_card_taker(before: Table, after: Table, seat: int) -> int:
+    """The seat that took the turn card during ``seat``'s move: the mover, or the next
+    player when the card came as the replacement of a held three laid out as that
+    player's turn began (the move's last draws from the stock)."""
+    # Spec §3.5.11.2 TC3, §3.5.11.4 H3.
+    after_seat = after.to_move
+    if after_seat is None or after_seat == seat:
+        return seat
+    variant = before.variant
+    other = variant.side_of(after_seat)
+    # The next player drew one card per three laid out, as far as the stock lasted.
+    laid = len(after.threes[other]) - len(before.threes[other])
+    drawn = len(after.hands[after_seat]) - len(before.hands[after_seat]) + laid
+    return after_seat if len(after.stock) + drawn >= TURN_CARD_DEPTH else seat
+
+
+def _shown_turn_card(memory: Memory, before: Table, after: Table) -> Memory:
+    """The memory with the turn card known to be in the hand that took it, if the move
+    showed it (a three goes face up instead)."""
+    # Spec §3.5.11.2 TC3.
+    was, club = before.club, after.club
+    if was is None or club is None or club.turn_card is was.turn_card:
+        return memory
+    code = club.turn_card
+    assert code is not None and before.to_move is not None
+    taker = _turn_card_taker(before, after, before.to_move)
+    if code not in after.hands[taker]:
+        return memory
+    own = tuple(sorted((*memory.known[taker], code)))
+    known = memory.known[:taker] + (own,) + memory.known[taker + 1 :]
+    return Memory(known=known, discarded=memory.discarded)
+
+
 def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
     rest = list(known)
     for code in codes:
@@ -55,12 +109,15 @@ def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def remember(memory: Memory, before: Table, decision: Decision, after: Table) -> Memory:
-    """The memory after ``decision``: cards known in hands (taken from the pile, not
-    played since) and each seat's discards."""
+    """The memory after ``decision``: cards known in hands (taken from the pile or shown
+    as the turn card, not played since) and each seat's discards."""
     move = decision.move
     kind = type(move)
+    # The turn card goes into a hand last of all in a move (after a discard, a lay-out).
+    shown = after.club is not before.club
     if kind is Draw:
-        return memory  # nobody sees the cards drawn
+        # Nobody sees the cards drawn, the turn card aside.
+        return _shown_turn_card(memory, before, after) if shown else memory
     seat = before.to_move
     assert seat is not None
     codes = decision.codes
@@ -72,17 +129,18 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
             known = known[:seat] + (_without(own, codes),) + known[seat + 1 :]
         discarded = memory.discarded
         discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
-        return Memory(known=known, discarded=discarded)
+        memory = Memory(known=known, discarded=discarded)
+        return _shown_turn_card(memory, before, after) if shown else memory
     # The pile cards that the move sent into the hand: at once for an opened side, or
     # when the initial meld completes (spec §2.7, §2.8).
     waiting = before.pile[:-1] if kind is Take else before.turn.waiting
     joined = waiting and not after.turn.waiting
     own = memory.known[seat]
-    if not joined and not (own and codes):
-        return memory
-    own = _without(own, codes)
-    if joined:
-        laid = before.variant.laid_out_threes
-        own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
-    known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
-    return Memory(known=known, discarded=memory.discarded)
+    if joined or (own and codes):
+        own = _without(own, codes)
+        if joined:
+            laid = before.variant.laid_out_threes
+            own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
+        known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
+        memory = Memory(known=known, discarded=memory.discarded)
+    return _shown_turn_card(memory, before, after) if shown else memory

@@ -14,7 +14,9 @@ from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
     context,
+    may_go_out,
     opening_complete,
+    opening_talon,
     remove,
     replaced,
 )
@@ -27,7 +29,9 @@ from canasta.table import (
     NEW_TURN,
     OVER,
     PLAY,
+    TURN_CARD_DEPTH,
     WILD_RANK,
+    Club,
     Meld,
     Table,
     evolve,
@@ -47,6 +51,13 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
             hands[(first + offset) % players].append(deck[position])
             position += 1
     stock = list(deck[position:])
+    talons: list[tuple[int, ...] | None] = []
+    if variant.talons_set_aside:
+        # D31: the next cards go face down as the talons, the first side's first; threes
+        # dealt to the players are replaced from the stock, never from them [LIB].
+        for size in variant.talon_sizes:
+            talons.append(tuple(stock[:size]))
+            del stock[:size]
     pile: list[int] = []
     if variant.starts_with_upcard:
         # Spec §2.2 (3): turn the upcard; cover it while it is in the skip set.
@@ -69,6 +80,7 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
         melded_seats=(False,) * players,
         turn=NEW_TURN,
         asked=(0,) * players,
+        club=_new_club(variant, tuple(talons)),
     )
     if variant.declares_threes_at_deal:
         # Spec §2.2 (4), D3: in turn order from the first player, each replaces in full.
@@ -82,6 +94,13 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
     return begin_turn(table, first)
 
 
+def _new_club(variant: Variant, talons: tuple[tuple[int, ...] | None, ...]) -> Club | None:
+    """The club record a deal starts with, where talons or the turn card are played."""
+    if not variant.talon_sizes and not variant.shows_turn_card:
+        return None
+    return Club(talon_taken=(0,) * variant.sides if variant.talon_sizes else (), talons=talons)
+
+
 def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     """The table with ``top`` as the stock's first cards, in that order, the rest of the
     stock in its order; None when ``top`` is not cards of the stock.
@@ -90,8 +109,15 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     threes) takes the first card, and whether another card is taken depends only on the
     cards taken before it: so a chance player may choose each card as it is drawn, by
     stacking the cards chosen so far and playing the move again.
+
+    None too when the stock's top card is the face-up turn card and ``top`` starts with
+    another card: that card is seen by everyone.
     """
-    rest = list(st.stock)
+    # Spec §3.5.11.2 TC2.
+    stock = st.stock
+    if top and top[0] != stock[0] and len(stock) == TURN_CARD_DEPTH and st.variant.shows_turn_card:
+        return None
+    rest = list(stock)
     for code in top:
         if code not in rest:
             return None
@@ -145,26 +171,28 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
                 cards.append(drawn)
             else:
                 (pending if drawn in laid else cards).append(drawn)
-    return evolve(
+    after = evolve(
         st,
         hands=replaced(st.hands, seat, tuple(sorted(cards))),
         stock=stock,
         threes=replaced(st.threes, side, threes),
     )
+    return _shown_turn_card(st, after)
 
 
 def _over(st: Table, went_out: int | None = None, concealed: bool = False) -> Table:
     return evolve(st, phase=OVER, to_move=None, went_out=went_out, concealed=concealed)
 
 
-def _draw(st: Table, seat: int) -> Table:
+def _draw(st: Table, seat: int, wanted: int) -> Table:
+    """``seat`` draws ``wanted`` cards from the stock, threes laid face up and replaced
+    (a turn's draw, or a talon drawn from the stock)."""
     variant = st.variant
     laid = variant.laid_out_threes
     side = variant.side_of(seat)
     stock = st.stock
     hand = list(st.hands[seat])
     threes = st.threes[side]
-    wanted = variant.draw_count
     ends = no_discard = False
     # Spec §3.5.11.4 H2: an unopened player holding no three keeps the first one drawn.
     may_hold = (
@@ -191,6 +219,7 @@ def _draw(st: Table, seat: int) -> Table:
             continue
         hand.append(card)
         wanted -= 1
+    before = st
     st = evolve(
         st,
         stock=stock,
@@ -198,6 +227,8 @@ def _draw(st: Table, seat: int) -> Table:
         threes=replaced(st.threes, side, threes),
         phase=PLAY,
     )
+    if len(stock) < TURN_CARD_DEPTH:
+        st = _shown_turn_card(before, st)
     if ends:
         return _over(st)
     if no_discard:
@@ -274,6 +305,38 @@ def _sorted_melds(melds: tuple[Meld, ...]) -> tuple[Meld, ...]:
     return tuple(sorted(melds, key=lambda m: (m.rank == WILD_RANK, m.rank, -m.size)))
 
 
+def _take_talon(st: Table, seat: int, size: int) -> Table:
+    """The opener takes the talon of ``size`` cards; its threes go face up for the side and
+    are replaced."""
+    # Spec §3.5.11.1 TL2, TL3, TL8.
+    variant = st.variant
+    side = variant.side_of(seat)
+    club = st.club
+    assert club is not None  # talon_due found a talon
+    club = club._replace(talon_taken=replaced(club.talon_taken, side, size))
+    if not variant.talons_set_aside:
+        # Drawn from the top of the stock: a three among them is replaced by the next card,
+        # as in a draw, and a three as the last stock card ends the deal (spec §3.5.2).
+        return _draw(evolve(st, club=club), seat, size)
+    order = club.openings.index(side)
+    talon = club.talons[order]
+    assert talon is not None  # talon_due found it there
+    hand = tuple(sorted(st.hands[seat] + talon))
+    club = club._replace(talons=replaced(club.talons, order, None))
+    return declare_threes(evolve(st, hands=replaced(st.hands, seat, hand), club=club), seat)
+
+
+def _shown_turn_card(before: Table, after: Table) -> Table:
+    """``after`` with its turn card public when the cards just taken from the stock
+    (a draw, replacement cards, a talon) included it: whoever took it showed it."""
+    # Spec §3.5.11.2 TC3.
+    if len(after.stock) < TURN_CARD_DEPTH <= len(before.stock) and before.variant.shows_turn_card:
+        club = after.club
+        assert club is not None  # a variant with the turn card deals one
+        return evolve(after, club=club._replace(turn_card=before.stock[-TURN_CARD_DEPTH]))
+    return after
+
+
 def _discard(st: Table, seat: int, code: int) -> Table:
     """The table after ``seat`` discards ``code``: the deal ends, or the next turn begins."""
     variant = st.variant
@@ -281,7 +344,11 @@ def _discard(st: Table, seat: int, code: int) -> Table:
     hands = replaced(st.hands, seat, rest)
     pile = (*st.pile, code)
     frozen = st.frozen or variant.freezes_pile(code)
-    if not rest:
+    # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
+    talon = 0 if st.club is None else opening_talon(st, seat)
+    # TL6: the last card goes out where going out is allowed; else the talon fills the
+    # empty hand.
+    if not rest and not (talon and not may_go_out(variant, st.melds[st.meld_side(seat)], st.turn)):
         st = evolve(st, hands=hands, pile=pile, frozen=frozen)
         return _over(st, seat, _is_concealed(st, seat))
     turn = st.turn
@@ -293,8 +360,13 @@ def _discard(st: Table, seat: int, code: int) -> Table:
     st = evolve(
         st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats, courtesy=courtesy
     )
+    if talon:
+        st = _take_talon(st, seat, talon)
+        if st.phase == OVER:
+            return st  # a three was the last stock card (spec §3.5.2)
     if variant.holds_three and st.opened[variant.side_of(seat)]:
-        # Spec §3.5.11.4 H3: the opener's held three goes down after the discard.
+        # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and after
+        # the talon, TL9).
         st = declare_threes(st, seat)
     if not st.stock and variant.stock_out_ends_after_turn:
         return _over(st)
@@ -308,7 +380,7 @@ def commit(st: Table, decision: Decision) -> Table:
     variant = st.variant
     move = decision.move
     if isinstance(move, Draw):
-        return _draw(st, seat)
+        return _draw(st, seat, variant.draw_count)
     if isinstance(move, Discard):  # the commonest move after the draw: tested early
         return _discard(st, seat, decision.codes[0])
     if isinstance(move, Answer):
@@ -361,6 +433,10 @@ def commit(st: Table, decision: Decision) -> Table:
     if not st.opened[side]:
         if opening_complete(st, side, st.turn):
             opened = replaced(st.opened, side, True)
+            club = st.club
+            if club is not None and variant.talon_sizes:
+                # Spec §3.5.11.1 TL1: the order of opening sets the talon's size.
+                st = evolve(st, club=club._replace(openings=(*club.openings, side)))
             if variant.special_hand_courtesy:
                 # D36: partner may still show a special hand on the next own turn.
                 st = evolve(st, courtesy=(seat + variant.sides) % variant.players)

@@ -141,6 +141,11 @@ def _keys(variant: Variant) -> Iterator[tuple[str, _Key]]:
     for rank in _DISCARD_RANKS:
         if rank != "3" or not any(c.code in variant.laid_out_threes for c in _BLACK_THREES):
             yield "discard", ("discard", rank, 0, 0, 0)
+    # Modern American club features, last so that no other index moves.
+    if variant.has_special_hands:
+        yield "special", ("special", "", 0, 0, 0)
+    if variant.holds_three:
+        yield "expose", ("expose", "", 0, 0, 0)
 
 
 def _key_name(key: _Key) -> str:
@@ -154,6 +159,8 @@ def _key_name(key: _Key) -> str:
         return f"meld:{'' if rank == '*' else rank * n}{wilds}"
     if kind == "add":
         return f"add:{rank}+{'' if rank == '*' else rank * n}{wilds}"
+    if kind == "expose":
+        return "expose:3"
     return kind
 
 

@@ -456,6 +456,37 @@ class Variant:
         return False
 
     @property
+    def talon_sizes(self) -> tuple[int, ...]:
+        """The talon each side's opener receives, by the order of opening (first side to
+        open first); empty where talons are not played."""
+        # Spec §3.5.11.1 TL1.
+        return ()
+
+    @property
+    def talons_set_aside(self) -> bool:
+        """Are the talons dealt face down at the deal (else drawn from the stock)?"""
+        # D31.
+        return False
+
+    @property
+    def talon_after_pickup(self) -> bool:
+        """Does an opening made by taking the pile earn a talon?"""
+        # D32.
+        return False
+
+    @property
+    def talon_lowers_floor(self) -> bool:
+        """While a talon is due, may the melds leave one card (to discard) instead of two?"""
+        # D33.
+        return False
+
+    @property
+    def shows_turn_card(self) -> bool:
+        """Does a face-up turn card mark the last cards of the stock?"""
+        # Spec §3.5.11.2.
+        return False
+
+    @property
     def concealed_exempt(self) -> bool:
         """Does a concealed going out skip the initial-meld minimum?"""
         # D12.

@@ -55,7 +55,8 @@ _MAC_MINIMUMS = ((-(10**9), 125), (3000, 155), (5000, 180))
 THREES_BY_COUNT = (0, 100, 300, 500, 1000)
 #: Spec §3.5.11: club features whose rules the engine does not play yet; switching one on
 #: is refused.
-_NOT_PLAYED = ("mac_talons", "mac_turn_card")
+#: Spec §3.5.11.1 TL1: the first side to open gets 4 cards, the second 3.
+_TALON_SIZES = (4, 3)
 
 
 @attrs.frozen(cache_hash=True)
@@ -128,9 +129,14 @@ class ModernAmericanVariant(Variant):
             )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
-        for key in _NOT_PLAYED:
-            if getattr(self, key):
-                raise VariantError(f"option {key!r} is not supported by this library yet")
+        if self.talons_set_aside:
+            # D31: the talons are dealt face down after the hands; a stock must remain.
+            aside = sum(_TALON_SIZES)
+            if self.players * self.hand_size + aside + 1 > self.decks * 54:
+                raise VariantError(
+                    f"option 'hand_size': {self.players} hands of {self.hand_size} cards and "
+                    f"{aside} talon cards set aside leave no stock in {self.decks} decks"
+                )
         # H7: a held three has no use but the straight, a special hand.
         if self.mac_hold_three and not self.mac_special_hands:
             raise VariantError(
@@ -175,6 +181,28 @@ class ModernAmericanVariant(Variant):
     @property
     def special_hand_courtesy(self) -> bool:
         return self.mac_special_hand_courtesy
+
+    # -- talons (spec §3.5.11.1) and the turn card (§3.5.11.2) -------------------------
+
+    @property
+    def talon_sizes(self) -> tuple[int, ...]:
+        return _TALON_SIZES if self.mac_talons else ()
+
+    @property
+    def talons_set_aside(self) -> bool:
+        return self.mac_talons and self.mac_talon_source == "set_aside"  # D31
+
+    @property
+    def talon_after_pickup(self) -> bool:
+        return self.mac_talon_on_pickup_opening  # D32
+
+    @property
+    def talon_lowers_floor(self) -> bool:
+        return self.mac_talons and self.mac_talon_hand_floor == "discard_only"  # D33
+
+    @property
+    def shows_turn_card(self) -> bool:
+        return self.mac_turn_card
 
     def special_hand(self, counts: list[int]) -> tuple[str, int] | None:
         """The special hand these 14 cards (counted by rank index) form, with its points,

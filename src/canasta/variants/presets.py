@@ -1,11 +1,13 @@
-"""The built-in presets: classic for 2, 3, 4 and 6 players, Modern American, and
-the Dutch home rules of seed S4.
+"""The built-in presets: classic for 2, 3, 4 and 6 players, Modern American (also as the
+clubs play it), and the Dutch home rules of seed S4.
 
 Presets that differ only in numbers are instances of one class with other field values.
 """
 # Spec §3.
 
 from __future__ import annotations
+
+import attrs
 
 from canasta.variants.base import Variant
 from canasta.variants.classic import RED_THREES_3DECK, ClassicVariant
@@ -88,6 +90,18 @@ _MODERN_AMERICAN = ModernAmericanVariant(
     max_wilds_per_meld=2,
 )
 
+#: Spec §3.5.11: Modern American as the clubs play it: talons from the stock, the turn
+#: card and pagat's special hands (with a held three); the other club options at their
+#: defaults.
+_MODERN_AMERICAN_CLUB = attrs.evolve(
+    _MODERN_AMERICAN,
+    name="modern-american-club",
+    mac_talons=True,
+    mac_turn_card=True,
+    mac_special_hands=True,
+    mac_hold_three=True,
+)
+
 BUILTINS: tuple[tuple[Variant, tuple[str, ...]], ...] = (
     (_CLASSIC, ("classic4",)),
     (_CLASSIC_2P, ("classic2",)),
@@ -98,4 +112,5 @@ BUILTINS: tuple[tuple[Variant, tuple[str, ...]], ...] = (
     (_CLASSIC_6P_3X2_2DECK, ("six_3x2_2deck",)),
     (_MODERN_AMERICAN, ("mac",)),
     (_DUTCH_S4, ("dutch_s4",)),
+    (_MODERN_AMERICAN_CLUB, ("mac_club",)),
 )
