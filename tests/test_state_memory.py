@@ -200,3 +200,9 @@ def test_rank_patterns_evaluate_back() -> None:
         cards = move.cards if hasattr(move, "cards") else (move.card,)  # type: ignore[attr-defined]
         for card in cards:
             assert eval(repr(card), {"Card": canasta.Card}) == card
+
+
+def test_stock_size_counts_the_stock_as_it_is_drawn() -> None:
+    state = canasta.new_game("classic", seed=4)
+    drawn = state.apply("draw")
+    assert state.stock_size == len(state.stock) > drawn.stock_size == len(drawn.stock)

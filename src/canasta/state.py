@@ -180,6 +180,11 @@ class GameState:
         return cards_of(self._table.stock)
 
     @property
+    def stock_size(self) -> int:
+        """The number of cards in the stock (``len(state.stock)`` without building them)."""
+        return len(self._table.stock)
+
+    @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]:
         """Each side's melds (in 3-player cutthroat, once the lone hand is known, the two
         partners' shared melds are under the first partner: see `meld_side`)."""
@@ -298,7 +303,7 @@ class GameState:
         stock one card at a time (a turn's draw, the cards that replace threes, the cards
         a deal turns up), and whether it takes another card depends only on the cards it
         took before. So play the move on the state with the cards chosen so far on top;
-        while it took more cards from the stock (compare ``len(state.stock)``) than were
+        while it took more cards from the stock (compare `stock_size`) than were
         chosen, choose one more and play the move again.
 
         Raises:

@@ -346,7 +346,7 @@ class CanastaState(pyspiel.State):
                 self._core = _Core(rules, core.deck, state, core.left, move)
                 return
             after = state.apply(move)
-            if rules.per_draw and len(after.stock) < len(state.stock):
+            if rules.per_draw and after.stock_size < state.stock_size:
                 # The move draws from the stock: chance picks the cards, one at a time.
                 self._core = _Core(rules, core.deck, state, core.left, move)
             else:
@@ -414,7 +414,7 @@ def _deal(core: _Core, card: int) -> _Core:
         # no card from the stock that chance has not picked.
         rest = [i for i, count in enumerate(left) for _ in range(count)]
         state = new_game(rules.variant, deck=[CARDS[i] for i in (*deck, *rest)])
-        if rules.cards - len(state.stock) > len(deck):
+        if rules.cards - state.stock_size > len(deck):
             return _Core(rules, deck, None, left)
         return _Core(rules, deck, state, left)
     if len(deck) < rules.cards:
@@ -432,7 +432,7 @@ def _draw(core: _Core, card: int) -> _Core:
     top = (*core.top, card)
     left = _minus(core.left, card)
     after = state.with_stock_top([CARDS[i] for i in top]).apply(move)
-    if len(state.stock) - len(after.stock) > len(top):
+    if state.stock_size - after.stock_size > len(top):
         return _Core(rules, core.deck, state, left, move, top)
     return _Core(rules, core.deck, after, left)
 
