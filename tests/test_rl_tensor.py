@@ -211,3 +211,37 @@ def test_a_reused_encoder_encodes_as_a_fresh_one(
         else:
             states[name] = state.apply(rng.choice(state.legal_moves()))
     assert compared > 200
+
+
+@pytest.mark.parametrize(
+    ("options", "sections"),
+    [
+        ({}, ["talon_taken", "turn_card"]),
+        ({"mac_talon_source": "set_aside"}, ["talon_taken", "talons_left", "turn_card"]),
+        ({"mac_covered_last_discard": True}, ["talon_taken", "turn_card", "pile_covered"]),
+    ],
+)
+def test_the_club_features_have_sections(options: dict[str, object], sections: list[str]) -> None:
+    variant = canasta.variants.get("modern-american-club", **options)
+    encoder = ObservationEncoder(variant)
+    names = [block.name for block in encoder.layout]
+    assert names[names.index("lone") + 1 : names.index("discards")] == sections
+    plain = [b.name for b in ObservationEncoder(canasta.variants.get("modern-american")).layout]
+    assert not set(sections) & set(plain)
+    # Seed 1 of these variants ends with talons taken and the turn card drawn.
+    rng = random.Random(1)
+    state = canasta.new_game(variant, seed=1)
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert any(state.talon_taken) and state.turn_card is not None
+    for seat in range(variant.players):
+        obs = state.observe(seat)
+        vector = encoder.encode(obs)
+        taken = [round(float(x) * 4) for x in encoder.section(vector, "talon_taken")]
+        assert taken == [obs.talon_taken[(obs.side + rel) % variant.sides] for rel in range(2)]
+        card = encoder.section(vector, "turn_card")
+        assert bool(card[-1]) == obs.turn_card_drawn
+        if obs.turn_card is None:
+            assert not card[:-1].any()
+        else:
+            assert int(numpy.argmax(card[:-1])) == obs.turn_card.rank_index

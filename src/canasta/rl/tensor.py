@@ -115,6 +115,8 @@ class ObservationEncoder:
             ("turn", len(_TURN_FIELDS)),
             ("asked", players),
             ("lone", players),
+            # The Modern American club features, where the variant plays them.
+            *self._club_sections(variant),
             ("discards", players * _RANKS),
         )
         blocks: list[Block] = []
@@ -134,6 +136,40 @@ class ObservationEncoder:
         self._minimum_scale = float(max(variant.initial_minimum(variant.target_score), 1))
         self._bounds = self._section_bounds()
         self._tables()
+
+    @staticmethod
+    def _club_sections(variant: Variant) -> tuple[tuple[str, int], ...]:
+        """The sections of the club features the variant plays: talons, set-aside talons,
+        the turn card, the covered last discard."""
+        sections: list[tuple[str, int]] = []
+        if variant.talon_sizes:
+            sections.append(("talon_taken", variant.sides))
+            if variant.talons_set_aside:
+                sections.append(("talons_left", len(variant.talon_sizes)))
+        if variant.shows_turn_card:
+            sections.append(("turn_card", _RANKS + 1))
+        if variant.covers_last_discard:
+            sections.append(("pile_covered", 1))
+        return tuple(sections)
+
+    def _club(self, obs: Observation) -> list[float]:
+        """The club sections of ``obs`` (see `_club_sections`), in order."""
+        variant = self.variant
+        values: list[float] = []
+        if variant.talon_sizes:
+            # Sizes as shares of the largest talon (4): 1 for the first side to open.
+            most = float(max(variant.talon_sizes))
+            taken, side = obs.talon_taken, obs.side
+            values += [size / most for size in taken[side:] + taken[:side]]
+            if variant.talons_set_aside:
+                values += [size / most for size in obs.talons_left]
+        if variant.shows_turn_card:
+            card = obs.turn_card
+            values += self._no_ranks if card is None else self._one_rank[card.rank]
+            values.append(_FLAG[obs.turn_card_drawn])
+        if variant.covers_last_discard:
+            values.append(_FLAG[obs.pile_covered])
+        return values
 
     def _tables(self) -> None:
         """What encoding reads and writes through, so that it reads each card once.
@@ -187,6 +223,7 @@ class ObservationEncoder:
         self._of_hand = tuple(n / hand_size for n in range(cards + 1))
         self._of_cards = tuple(n / self._cards for n in range(cards + 1))
         self._score_runs: dict[tuple[tuple[int, ...], int], list[float]] = {}
+        self._plays_club = bool(self._club_sections(self.variant))
         # What the encoder read from card tuples and melds, by the identity of the
         # tuples it read: a kept entry holds them, so their ids are not reused meanwhile.
         self._kept: dict[tuple[int, ...], _Kept] = {}
@@ -317,6 +354,8 @@ class ObservationEncoder:
         else:
             fresh += self._no_seat
         fresh += self._no_seat if lone is None else one_seat[(lone - seat) % players]
+        if self._plays_club:
+            fresh += self._club(obs)
         return fresh
 
     def _scores(self, scores: tuple[int, ...], side: int) -> list[float]:
