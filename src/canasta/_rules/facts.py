@@ -8,6 +8,7 @@ builds the next table.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta._rules import lookahead
@@ -397,6 +398,13 @@ def context(st: Table) -> Context:
 # Resolving the cards a move names
 
 
+def first_of_rank(codes: Sequence[int], rank: int) -> int | None:
+    """Where the lowest card of ``rank`` lies in the sorted ``codes`` (hands are sorted),
+    or None when there is none."""
+    at = bisect_left(codes, rank << 2)
+    return at if at < len(codes) and codes[at] >> 2 == rank else None
+
+
 def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
     """The hand codes a move's cards stand for: exact cards first, then patterns."""
     pool = list(hand)
@@ -414,8 +422,8 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
     for rank in patterns:
         # Deterministic: the lowest code of that rank (the hand is sorted, so the pool
         # is), black threes before red ones.
-        at = bisect_left(pool, rank << 2)
-        if at == len(pool) or pool[at] >> 2 != rank:
+        at = first_of_rank(pool, rank)
+        if at is None:
             return None
         if rank == THREE and pool[at] in RED_THREES:
             black = next((i for i in range(at, len(pool)) if pool[i] in BLACK_THREES), None)

@@ -9,7 +9,6 @@ play, without building a move first.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
@@ -20,6 +19,7 @@ from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
     context,
+    first_of_rank,
     lay_off_target,
     may_go_out,
     new_ok,
@@ -333,16 +333,13 @@ def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
     rank = st.pile[-1] >> 2
     seat = st.to_move
     assert seat is not None
-    hand = st.hands[seat]
-    at = bisect_left(hand, rank << 2)
-    if (at == len(hand) or hand[at] >> 2 != rank) and all(
-        m.rank != rank for m in st.melds[st.meld_side(seat)]
-    ):
+    on_table = any(m.rank == rank for m in st.melds[st.meld_side(seat)])
+    if not on_table and first_of_rank(st.hands[seat], rank) is None:
         return  # no natural of the top card's rank and no meld of it: nothing takes it
     ctx = context(st)
     counts = ctx.counts
     # A bare ``take`` lays the top card off: only onto a meld of its rank (T3c).
-    if any(m.rank == rank for m in ctx.melds) and take_reason(st, 0, 0, 0) is None:
+    if on_table and take_reason(st, 0, 0, 0) is None:
         yield (0, 0, 0)
     most = st.variant.max_wilds_per_meld
     splits = wild_splits(counts[TWO], counts[JOKER_RANK], most)

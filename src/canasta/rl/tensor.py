@@ -94,6 +94,8 @@ class ObservationEncoder:
             raise RLError("numpy=True, but NumPy is not installed (canasta[numpy])")
         self._numpy = _numpy() is not None if numpy is None else numpy
         players, sides = variant.players, variant.sides
+        club = self._club_sections(variant)
+        self._plays_club = bool(club)
         sections = (
             ("hand", _RANKS),
             ("hand_sizes", players),
@@ -116,7 +118,7 @@ class ObservationEncoder:
             ("asked", players),
             ("lone", players),
             # The Modern American club features, where the variant plays them.
-            *self._club_sections(variant),
+            *club,
             ("discards", players * _RANKS),
         )
         blocks: list[Block] = []
@@ -157,8 +159,7 @@ class ObservationEncoder:
         variant = self.variant
         values: list[float] = []
         if variant.talon_sizes:
-            # Sizes as shares of the largest talon (4): 1 for the first side to open.
-            most = float(max(variant.talon_sizes))
+            most = self._talon_most
             taken, side = obs.talon_taken, obs.side
             values += [size / most for size in taken[side:] + taken[:side]]
             if variant.talons_set_aside:
@@ -223,7 +224,8 @@ class ObservationEncoder:
         self._of_hand = tuple(n / hand_size for n in range(cards + 1))
         self._of_cards = tuple(n / self._cards for n in range(cards + 1))
         self._score_runs: dict[tuple[tuple[int, ...], int], list[float]] = {}
-        self._plays_club = bool(self._club_sections(self.variant))
+        # Talon sizes as shares of the largest talon (4): 1 for the first side to open.
+        self._talon_most = float(max(self.variant.talon_sizes, default=1))
         # What the encoder read from card tuples and melds, by the identity of the
         # tuples it read: a kept entry holds them, so their ids are not reused meanwhile.
         self._kept: dict[tuple[int, ...], _Kept] = {}
