@@ -26,6 +26,7 @@ from canasta._rules.legality import (
     held_three,
     legal_play,
     meld_verdict,
+    opening_reachable,
     rank_facts,
     special_reason,
     take_options,
@@ -203,8 +204,11 @@ def _play_moves(st: Table) -> list[Move]:
     fast = not opening and not st.turn.must_go_out
     wild_incomplete = ctx.wild_incomplete
     held = twos + jokers
+    asked = False  # `opening_reachable` asked
 
-    def add_options(add: bool, rank: int, naturals: int) -> None:
+    def add_options(add: bool, rank: int, naturals: int) -> bool:
+        """Add the plays on ``rank``; False where no play at all can be legal."""
+        nonlocal asked
         # ``short`` capped at what the hand can give, so that more positions share a key.
         short = min(ctx.hand_len - 2, naturals + held) if fast else -1
         facts = rank_facts(variant, ctx, rank)
@@ -215,20 +219,28 @@ def _play_moves(st: Table) -> list[Move]:
         kind = "add" if add else "meld"
         for k, t, j, verdict in unsure:
             play = legal_play(st, ctx, add, rank, k, t, j, verdict)
-            if after_reason(st, ctx, play) is None:
+            reason = after_reason(st, ctx, play)
+            if reason is None:
                 moves.append(_move(kind, rank, k, t, j))
+            elif reason is IllegalReason.INITIAL_MINIMUM and not asked:
+                # The first play refused for leaving the initial meld out of reach: one
+                # search from the table as it is may refuse all the others at once.
+                asked = True
+                if not opening_reachable(st, ctx):
+                    return False
+        return True
 
     for rank in _MELD_ORDER:
-        if counts[rank] >= 2:
-            add_options(False, rank, counts[rank])
-    if variant.has_wild_melds and held:
-        add_options(False, WILD_RANK, 0)
+        if counts[rank] >= 2 and not add_options(False, rank, counts[rank]):
+            return moves
+    if variant.has_wild_melds and held and not add_options(False, WILD_RANK, 0):
+        return moves
     on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
         # A lay-off needs a card: a natural of the rank or a wild card.
         naturals = 0 if rank == WILD_RANK else counts[rank]
-        if rank in on_table and (naturals or held):
-            add_options(True, rank, naturals)
+        if rank in on_table and (naturals or held) and not add_options(True, rank, naturals):
+            return moves
     return moves
 
 

@@ -421,6 +421,28 @@ def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
     return reason
 
 
+def opening_reachable(st: Table, ctx: Context) -> bool:
+    """Can the player, whose side has not opened, still complete the initial meld this
+    turn from the table as it is (or go out concealed)?
+
+    If not, no meld or lay-off is legal: a play that left the opening reachable, followed
+    by the plays that complete it, would be a way to complete it from here. So one search
+    answers for every candidate play, each of which would otherwise search on its own.
+    """
+    # Spec §2.8, D12.
+    turn = st.turn
+    q = query(
+        st,
+        lookahead.OPEN,
+        ctx.counts,
+        ctx.melds,
+        turn,
+        False,
+        concealed_possible(st, ctx.seat, turn) and not turn.took_pile,
+    )
+    return lookahead.feasible(st.variant, q)
+
+
 def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int) -> R | None:
     variant = st.variant
     rank, k, twos, jokers = play.rank, play.k, play.twos, play.jokers
