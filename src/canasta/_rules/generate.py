@@ -20,7 +20,7 @@ from canasta._rules.legality import (
     after_reason,
     ask_reason,
     discard_block,
-    discard_reason,
+    discard_ranks,
     end_reason,
     expose_reason,
     held_three,
@@ -33,7 +33,6 @@ from canasta._rules.legality import (
     wild_splits,
 )
 from canasta.cards import (
-    BLACK_THREES,
     JOKER_RANK,
     NATURAL_RANKS,
     RANK_VALUES,
@@ -273,19 +272,12 @@ def legal_moves(st: Table) -> Moves:
     if ask_reason(st) is None:
         moves.append(ASK)
     moves.extend(_play_moves(st))
-    counts = context(st).counts
     if discard_block(st) is None:
-        if not st.variant.restricts_discards:
-            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
+        if variant.restricts_discards:
+            moves.extend(_DISCARDS[rank] for rank in discard_ranks(st, _DISCARD_ORDER))
         else:
-            hand = st.hands[st.to_move or 0]
-            for rank in _DISCARD_ORDER:
-                if counts[rank]:
-                    code = next(c for c in hand if c >> 2 == rank)
-                    if rank == THREE:
-                        code = next((c for c in hand if c in BLACK_THREES), code)
-                    if discard_reason(st, code) is None:
-                        moves.append(_DISCARDS[rank])
+            counts = context(st).counts
+            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
     if end_reason(st) is None:
         moves.append(END)
     return Moves(moves)

@@ -48,6 +48,7 @@ from canasta.cards import (
 )
 from canasta.errors import IllegalReason as R
 from canasta.moves import (
+    PATTERNS,
     Answer,
     Ask,
     Discard,
@@ -575,9 +576,30 @@ def discard_reason(st: Table, code: int) -> R | None:
     reason = discard_block(st)
     if reason is not None or not st.variant.restricts_discards:
         return reason
-    ctx = context(st)
+    return _card_discard_reason(st, context(st), code)
+
+
+def _card_discard_reason(st: Table, ctx: Context, code: int) -> R | None:
+    """The variant's rule for discarding ``code`` (where no block stops every discard)."""
     going_out = ctx.hand_len == 1
     return st.variant.discard_reason(code, ctx.counts, not st.pile, going_out, ctx.closed)
+
+
+def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
+    """Where the variant restricts discards and no block stops them all (`discard_block`):
+    the ranks in ``order`` of which the player to move may discard a card, each judged
+    as `discard_reason` judges the card ``discard:R`` names (`resolve`)."""
+    ctx = context(st)
+    counts = ctx.counts
+    hand = st.hands[ctx.seat]
+    ranks = []
+    for rank in order:
+        if counts[rank]:
+            codes = resolve(hand, (PATTERNS[rank],))
+            assert codes is not None  # the hand holds a card of the rank
+            if _card_discard_reason(st, ctx, codes[0]) is None:
+                ranks.append(rank)
+    return ranks
 
 
 def ask_reason(st: Table) -> R | None:
