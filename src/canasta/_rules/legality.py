@@ -27,6 +27,7 @@ from canasta._rules.facts import (
     opening_in_hand,
     opening_talon,
     out_impossible,
+    pattern_at,
     query,
     replaced,
     resolve,
@@ -48,7 +49,6 @@ from canasta.cards import (
 )
 from canasta.errors import IllegalReason as R
 from canasta.moves import (
-    PATTERNS,
     Answer,
     Ask,
     Discard,
@@ -588,16 +588,16 @@ def _card_discard_reason(st: Table, ctx: Context, code: int) -> R | None:
 def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
     """Where the variant restricts discards and no block stops them all (`discard_block`):
     the ranks in ``order`` of which the player to move may discard a card, each judged
-    as `discard_reason` judges the card ``discard:R`` names (`resolve`)."""
+    as `discard_reason` judges the card ``discard:R`` names (`pattern_at`)."""
     ctx = context(st)
     counts = ctx.counts
     hand = st.hands[ctx.seat]
     ranks = []
     for rank in order:
         if counts[rank]:
-            codes = resolve(hand, (PATTERNS[rank],))
-            assert codes is not None  # the hand holds a card of the rank
-            if _card_discard_reason(st, ctx, codes[0]) is None:
+            at = pattern_at(hand, rank)
+            assert at is not None  # the hand holds a card of the rank
+            if _card_discard_reason(st, ctx, hand[at]) is None:
                 ranks.append(rank)
     return ranks
 
