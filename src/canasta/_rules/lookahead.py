@@ -302,17 +302,21 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
     size0 = q.wild_meld or 0
+    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
+    puts = [
+        (
+            put,
+            size0 + put,
+            WILD_MELD
+            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
+        )
+        for put in range(1, wilds + 1)
+        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
+    ]
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
-        and not _content_reachable(
-            variant,
-            base,
-            tuple([t.flags for t in table]),
-            wild_meld_open
-            and any(variant.wild_meld_reason(size0, put) is None for put in range(1, wilds + 1)),
-            need,
-        )
+        and not _content_reachable(variant, base, tuple([t.flags for t in table]), bool(puts), need)
     ):
         return False  # spec §3.5.4: the content rule cannot be met, whatever the value
 
@@ -329,17 +333,6 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # The bound costs more than a short search: it is built once a search runs long.
     fewest: tuple[tuple[int, ...], ...] | None = None
     steps = 0
-    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
-    puts = [
-        (
-            put,
-            size0 + put,
-            WILD_MELD
-            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
-        )
-        for put in range(1, wilds + 1)
-        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
-    ]
     black = counts[THREE]
     # Spec §2.6: black threes are melded in the going-out turn; D6: two with a two.
     black_alone = out and black and variant.black_three_meld_reason(black, 0) is None
