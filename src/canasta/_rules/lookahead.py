@@ -446,7 +446,10 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         if failed is not None and failed >= worth:
             return False
         rest = counts[ranks[i]]
+        held = twos + jokers
         for k, w, completed, got, natural_value in table[i].options:
+            if w > held:
+                continue  # more wild cards than are left: cheaper to skip than to try
             new_left = left + rest - k
             for t in range(min(twos, w), max(w - jokers, 0) - 1, -1):
                 if walk(
