@@ -19,7 +19,6 @@ from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
     context,
-    first_of_rank,
     lay_off_target,
     may_go_out,
     new_ok,
@@ -335,7 +334,7 @@ def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
     seat = st.to_move
     assert seat is not None
     on_table = any(m.rank == rank for m in st.melds[st.meld_side(seat)])
-    if not on_table and first_of_rank(st.hands[seat], rank) is None:
+    if not on_table and pattern_at(st.hands[seat], rank) is None:
         return  # no natural of the top card's rank and no meld of it: nothing takes it
     ctx = context(st)
     counts = ctx.counts
