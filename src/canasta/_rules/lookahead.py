@@ -450,7 +450,8 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             if w > held:
                 continue  # more wild cards than are left: cheaper to skip than to try
             new_left = left + rest - k
-            for t in range(min(twos, w), max(w - jokers, 0) - 1, -1):
+            # The twos among the w wilds, most first (conditionals: cheaper than min/max).
+            for t in range(w if w < twos else twos, (w - jokers if w > jokers else 0) - 1, -1):
                 if walk(
                     i + 1,
                     twos - t,
