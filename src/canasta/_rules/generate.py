@@ -227,9 +227,10 @@ def _play_moves(st: Table) -> list[Move]:
             reason = after_reason(st, ctx, play)
             if reason is None:
                 moves.append(_move(kind, rank, k, t, j))
-            elif reason is IllegalReason.INITIAL_MINIMUM and not asked:
-                # The first play refused for leaving the initial meld out of reach: one
-                # search from the table as it is may refuse all the others at once.
+            elif reason is IllegalReason.INITIAL_MINIMUM and not asked and not moves:
+                # The first play refused for leaving the initial meld out of reach, none
+                # listed yet (a listed play shows the opening is in reach): one search from
+                # the table as it is may refuse all the others at once.
                 asked = True
                 if not opening_reachable(st, ctx):
                     return False
