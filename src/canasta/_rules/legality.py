@@ -431,6 +431,10 @@ def opening_reachable(st: Table, ctx: Context) -> bool:
     """
     # Spec §2.8, D12.
     turn = st.turn
+    if ctx.hand_len >= _LARGE_HAND and opening_in_hand(
+        st, ctx.side, ctx.counts, ctx.melds, turn, ctx.hand_len
+    ):
+        return True  # the quick test settles most large hands, where a search is long
     q = query(
         st,
         lookahead.OPEN,
