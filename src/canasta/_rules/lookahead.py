@@ -44,8 +44,9 @@ OPEN, OUT = 0, 1
 _UNBOUNDED = 1 << 30
 #: More wild cards than any hand holds.
 _NEVER = 1 << 20
-#: Steps of a going-out search after which it bounds the wild cards it needs.
-_LONG = 32
+#: Steps of a going-out search after which it bounds the wild cards it needs (64: asking
+#: with a large hand mostly succeeds in a few dozen steps, before the bound would pay off).
+_LONG = 64
 
 
 class Query(NamedTuple):
