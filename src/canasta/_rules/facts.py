@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta._rules import lookahead
@@ -182,19 +183,25 @@ def opening_in_hand(
     flags = _turn_flags(turn)
     for rank in NATURAL_RANKS:
         k = counts[rank]
-        if (
-            k < 3
-            or hand - k < 2
-            or rank in on_table
-            or rank in closed
-            or k > variant.max_meld_size
-            or variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None
-        ):
+        if k < 3 or hand - k < 2 or rank in on_table or rank in closed:
+            continue
+        meld_flags = _new_natural_meld(variant, rank, k)
+        if meld_flags is None:
             continue
         value += k * RANK_VALUES[rank]
-        flags |= lookahead.group_flags(rank, k, 0, True)
+        flags |= meld_flags
         hand -= k
     return variant.opening_done(value, variant.initial_minimum(st.scores[side]), flags)
+
+
+@lru_cache(maxsize=4096)
+def _new_natural_meld(variant: Variant, rank: int, k: int) -> int | None:
+    """The opening content flags of a new meld of ``k`` naturals of ``rank`` from hand, or
+    None where it is not a valid meld (`opening_in_hand` asks for every rank of a large
+    hand, for every candidate play)."""
+    if k > variant.max_meld_size or variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None:
+        return None
+    return lookahead.group_flags(rank, k, 0, True)
 
 
 def with_group(
