@@ -8,7 +8,7 @@ builds the next table.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
@@ -166,18 +166,17 @@ def _turn_flags(turn: Turn) -> int:
 
 
 def opening_in_hand(
-    st: Table, side: int, counts: list[int], melds: tuple[Meld, ...], turn: Turn, hand: int
+    st: Table, side: int, counts: list[int], on_table: Container[int], turn: Turn, hand: int
 ) -> bool:
     """A quick sufficient test for the opening look-ahead: can ``side`` complete its
-    initial meld by melding, as new natural melds, ranks it holds three times or more,
-    keeping two cards?
+    initial meld by melding, as new natural melds, ranks it holds three times or more
+    (``on_table``: the ranks of its melds, which take no new meld), keeping two cards?
 
     Each such meld is a placement the look-ahead tries, so a yes here is a yes there; a no
     decides nothing. It settles most positions with a large hand at once.
     """
     # Spec §2.8.
     variant = st.variant
-    on_table = {m.rank for m in melds}
     closed = context(st).closed
     value = turn.opening
     flags = _turn_flags(turn)

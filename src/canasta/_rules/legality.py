@@ -432,7 +432,7 @@ def opening_reachable(st: Table, ctx: Context) -> bool:
     # Spec §2.8, D12.
     turn = st.turn
     if ctx.hand_len >= _LARGE_HAND and opening_in_hand(
-        st, ctx.side, ctx.counts, ctx.melds, turn, ctx.hand_len
+        st, ctx.side, ctx.counts, {m.rank for m in ctx.melds}, turn, ctx.hand_len
     ):
         return True  # the quick test settles most large hands, where a search is long
     q = query(
@@ -465,6 +465,17 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         counts_after[rank] -= k
     counts_after[TWO] -= twos
     counts_after[JOKER_RANK] -= jokers
+    # The quick test pays off only where the search is long: in large hands. It needs only
+    # the ranks on the table, so it runs before the melds after the play are built.
+    in_hand = (
+        not done
+        and hand_after >= _LARGE_HAND
+        and opening_in_hand(
+            st, ctx.side, counts_after, {rank, *(m.rank for m in ctx.melds)}, turn_after, hand_after
+        )
+    )
+    if in_hand and not play.obliged:
+        return None  # a large hand: the opening stays in reach, and nothing below can fail
     placeholder = (JOKER,) * jokers + (4,) * twos + (rank * 4,) * k
     if play.kind == "take":
         placeholder += (st.pile[-1],)
@@ -503,11 +514,7 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         if hand_after == 0 and variant.go_out_needs_discard:
             return R.HAND_SIZE
         return None
-    # The quick test pays off only where the search is long: in large hands.
-    if not done and not (
-        hand_after >= _LARGE_HAND
-        and opening_in_hand(st, ctx.side, counts_after, melds_after, turn_after, hand_after)
-    ):
+    if not done and not in_hand:
         q = query(
             st,
             lookahead.OPEN,
