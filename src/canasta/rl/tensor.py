@@ -601,3 +601,22 @@ def _keep(kept: dict[int, tuple[Any, _V]], value: Any, found: _V) -> _V:
         kept.clear()
     kept[id(value)] = (value, found)
     return found
+
+
+class _Float32Lists(ObservationEncoder):
+    """An encoder of lists whose floats are float32 values, as a NumPy encoder's arrays
+    hold them: what `canasta.envs.openspiel` hands out as tensors (OpenSpiel's are
+    float32), without converting an array to a list each time."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant, numpy=False)
+
+    def _piece(self, values: list[float]) -> _Piece:
+        length = len(values)
+        return list(_float32_values(length)(_float32s(length)(*values)))
+
+
+@functools.cache
+def _float32_values(length: int) -> Callable[[bytes], tuple[float, ...]]:
+    """Reads ``length`` float32 values from their bytes."""
+    return struct.Struct(f"={length}f").unpack
