@@ -1,7 +1,8 @@
 """The look-ahead's quick tests agree with the full search they stand in for.
 
-`out_impossible` may only say "impossible" where the search finds no way out, and
-`opening_in_hand` may only say "reachable" where the search finds an opening; otherwise a
+`out_impossible` may only say "impossible" where the search finds no way out,
+`opening_in_hand` may only say "reachable" where the search finds an opening, and where
+`opening_reachable` says the opening is out of reach no play may be legal; otherwise a
 shortcut would change which moves are legal. Checked on positions of random play of every
 built-in variant, and on large random hands.
 """
@@ -21,7 +22,9 @@ from canasta._rules.facts import (
     out_impossible,
     query,
 )
-from canasta.table import PLAY, Table
+from canasta._rules.legality import check, opening_reachable
+from canasta.cards import JOKER_RANK, NATURAL_RANKS, RANKS, THREE, TWO
+from canasta.table import PLAY, WILD_RANK, Table
 
 
 def _positions(variant: str, seeds: range) -> list[Table]:
@@ -69,3 +72,35 @@ def test_quick_tests_never_contradict_the_search(variant: str) -> None:
         ):
             opening = query(table, lookahead.OPEN, ctx.counts, ctx.melds, turn, False, concealed)
             assert lookahead.feasible(table.variant, opening), table.hands[ctx.seat]
+
+
+def _plays(table: Table) -> list[canasta.Move]:
+    """Every meld and lay-off the hand's counts allow to be written, legal or not."""
+    ctx = context(table)
+    counts = ctx.counts
+    twos, jokers = counts[TWO], counts[JOKER_RANK]
+    plays = []
+    for rank in (*NATURAL_RANKS, THREE, WILD_RANK):
+        naturals = 0 if rank == WILD_RANK else counts[rank]
+        for k in range(naturals + 1):
+            for t in range(twos + 1):
+                for j in range(jokers + 1):
+                    if k + t + j == 0:
+                        continue
+                    cards = "".join([RANKS[rank]] * k + ["2"] * t + ["*"] * j)
+                    target = "*" if rank == WILD_RANK else RANKS[rank]
+                    plays.append(canasta.parse_move(f"meld:{cards}"))
+                    plays.append(canasta.parse_move(f"add:{target}+{cards}"))
+    return plays
+
+
+@pytest.mark.parametrize("variant", ["classic", "modern-american", "modern-american-club"])
+def test_an_opening_out_of_reach_refuses_every_play(variant: str) -> None:
+    """Where `opening_reachable` says no, `check` refuses every meld and lay-off: the
+    generator stops asking the look-ahead of each play there."""
+    tables = [t for t in _positions(variant, range(8)) if not context(t).opened]
+    hopeless = [t for t in tables if not opening_reachable(t, context(t))]
+    assert hopeless, "no position to test"
+    for table in hopeless:
+        for move in _plays(table):
+            assert check(table, move) is not None, (table.hands[context(table).seat], move)

@@ -398,13 +398,6 @@ def context(st: Table) -> Context:
 # Resolving the cards a move names
 
 
-def first_of_rank(codes: Sequence[int], rank: int) -> int | None:
-    """Where the lowest card of ``rank`` lies in the sorted ``codes`` (hands are sorted),
-    or None when there is none."""
-    at = bisect_left(codes, rank << 2)
-    return at if at < len(codes) and codes[at] >> 2 == rank else None
-
-
 def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
     """The hand codes a move's cards stand for: exact cards first, then patterns."""
     pool = list(hand)
@@ -420,17 +413,25 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
         pool.remove(code)
         chosen.append(code)
     for rank in patterns:
-        # Deterministic: the lowest code of that rank (the hand is sorted, so the pool
-        # is), black threes before red ones.
-        at = first_of_rank(pool, rank)
+        at = pattern_at(pool, rank)  # the hand is sorted, so the pool is
         if at is None:
             return None
-        if rank == THREE and pool[at] in RED_THREES:
-            black = next((i for i in range(at, len(pool)) if pool[i] in BLACK_THREES), None)
-            if black is not None:
-                at = black
         chosen.append(pool.pop(at))
     return chosen
+
+
+def pattern_at(codes: Sequence[int], rank: int) -> int | None:
+    """Where the card that a pattern of ``rank`` (a card named by rank alone) stands for
+    lies in the sorted ``codes``, or None when there is none: deterministically the lowest
+    card of the rank, black threes before red ones."""
+    at = bisect_left(codes, rank << 2)
+    if at == len(codes) or codes[at] >> 2 != rank:
+        return None
+    if rank == THREE and codes[at] in RED_THREES:
+        black = next((i for i in range(at, len(codes)) if codes[i] in BLACK_THREES), None)
+        if black is not None:
+            at = black
+    return at
 
 
 def split(codes: list[int]) -> tuple[int | None, int, int, int] | None:

@@ -20,19 +20,19 @@ from canasta._rules.legality import (
     after_reason,
     ask_reason,
     discard_block,
-    discard_reason,
+    discard_ranks,
     end_reason,
     expose_reason,
     held_three,
     legal_play,
     meld_verdict,
+    opening_reachable,
     rank_facts,
     special_reason,
     take_options,
     wild_splits,
 )
 from canasta.cards import (
-    BLACK_THREES,
     JOKER_RANK,
     NATURAL_RANKS,
     RANK_VALUES,
@@ -203,32 +203,50 @@ def _play_moves(st: Table) -> list[Move]:
     fast = not opening and not st.turn.must_go_out
     wild_incomplete = ctx.wild_incomplete
     held = twos + jokers
+    most = variant.max_wilds_per_meld
+    asked = False  # `opening_reachable` asked
 
-    def add_options(add: bool, rank: int, naturals: int) -> None:
-        # ``short`` capped at what the hand can give, so that more positions share a key.
-        short = min(ctx.hand_len - 2, naturals + held) if fast else -1
+    def add_options(add: bool, rank: int, naturals: int) -> bool:
+        """Add the plays on ``rank``; False where no play at all can be legal."""
+        nonlocal asked
+        t, j, usable = twos, jokers, held
+        if held > most and rank != WILD_RANK:
+            # A play of naturals takes at most `most` wild cards: hands holding more share
+            # the cache's keys (big hands, read from positions, hit it far more often).
+            t, j, usable = min(twos, most), min(jokers, most), most
+        # ``short`` capped at what a play can take, so that more positions share a key.
+        short = min(ctx.hand_len - 2, naturals + usable) if fast else -1
         facts = rank_facts(variant, ctx, rank)
         sure, unsure = _rank_options(
-            variant, add, rank, naturals, twos, jokers, facts, wild_incomplete, opening, short
+            variant, add, rank, naturals, t, j, facts, wild_incomplete, opening, short
         )
         moves.extend(sure)
         kind = "add" if add else "meld"
         for k, t, j, verdict in unsure:
             play = legal_play(st, ctx, add, rank, k, t, j, verdict)
-            if after_reason(st, ctx, play) is None:
+            reason = after_reason(st, ctx, play)
+            if reason is None:
                 moves.append(_move(kind, rank, k, t, j))
+            elif reason is IllegalReason.INITIAL_MINIMUM and not asked and not moves:
+                # The first play refused for leaving the initial meld out of reach, none
+                # listed yet (a listed play shows the opening is in reach): one search from
+                # the table as it is may refuse all the others at once.
+                asked = True
+                if not opening_reachable(st, ctx):
+                    return False
+        return True
 
     for rank in _MELD_ORDER:
-        if counts[rank] >= 2:
-            add_options(False, rank, counts[rank])
-    if variant.has_wild_melds and held:
-        add_options(False, WILD_RANK, 0)
+        if counts[rank] >= 2 and not add_options(False, rank, counts[rank]):
+            return moves
+    if variant.has_wild_melds and held and not add_options(False, WILD_RANK, 0):
+        return moves
     on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
         # A lay-off needs a card: a natural of the rank or a wild card.
         naturals = 0 if rank == WILD_RANK else counts[rank]
-        if rank in on_table and (naturals or held):
-            add_options(True, rank, naturals)
+        if rank in on_table and (naturals or held) and not add_options(True, rank, naturals):
+            return moves
     return moves
 
 
@@ -261,19 +279,12 @@ def legal_moves(st: Table) -> Moves:
     if ask_reason(st) is None:
         moves.append(ASK)
     moves.extend(_play_moves(st))
-    counts = context(st).counts
     if discard_block(st) is None:
-        if not st.variant.restricts_discards:
-            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
+        if variant.restricts_discards:
+            moves.extend(_DISCARDS[rank] for rank in discard_ranks(st, _DISCARD_ORDER))
         else:
-            hand = st.hands[st.to_move or 0]
-            for rank in _DISCARD_ORDER:
-                if counts[rank]:
-                    code = next(c for c in hand if c >> 2 == rank)
-                    if rank == THREE:
-                        code = next((c for c in hand if c in BLACK_THREES), code)
-                    if discard_reason(st, code) is None:
-                        moves.append(_DISCARDS[rank])
+            counts = context(st).counts
+            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
     if end_reason(st) is None:
         moves.append(END)
     return Moves(moves)

@@ -19,7 +19,6 @@ from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
     context,
-    first_of_rank,
     lay_off_target,
     may_go_out,
     new_ok,
@@ -27,6 +26,7 @@ from canasta._rules.facts import (
     opening_in_hand,
     opening_talon,
     out_impossible,
+    pattern_at,
     query,
     replaced,
     resolve,
@@ -334,7 +334,7 @@ def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
     seat = st.to_move
     assert seat is not None
     on_table = any(m.rank == rank for m in st.melds[st.meld_side(seat)])
-    if not on_table and first_of_rank(st.hands[seat], rank) is None:
+    if not on_table and pattern_at(st.hands[seat], rank) is None:
         return  # no natural of the top card's rank and no meld of it: nothing takes it
     ctx = context(st)
     counts = ctx.counts
@@ -419,6 +419,32 @@ def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
     if play.rank == THREE and play.kind == "meld" and reason in (R.MUST_GO_OUT, R.HAND_SIZE):
         return R.BLACK_THREES  # spec §2.6: only in the turn the player goes out
     return reason
+
+
+def opening_reachable(st: Table, ctx: Context) -> bool:
+    """Can the player, whose side has not opened, still complete the initial meld this
+    turn from the table as it is (or go out concealed)?
+
+    If not, no meld or lay-off is legal: a play that left the opening reachable, followed
+    by the plays that complete it, would be a way to complete it from here. So one search
+    answers for every candidate play, each of which would otherwise search on its own.
+    """
+    # Spec §2.8, D12.
+    turn = st.turn
+    if ctx.hand_len >= _LARGE_HAND and opening_in_hand(
+        st, ctx.side, ctx.counts, ctx.melds, turn, ctx.hand_len
+    ):
+        return True  # the quick test settles most large hands, where a search is long
+    q = query(
+        st,
+        lookahead.OPEN,
+        ctx.counts,
+        ctx.melds,
+        turn,
+        False,
+        concealed_possible(st, ctx.seat, turn) and not turn.took_pile,
+    )
+    return lookahead.feasible(st.variant, q)
 
 
 def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int) -> R | None:
@@ -553,9 +579,30 @@ def discard_reason(st: Table, code: int) -> R | None:
     reason = discard_block(st)
     if reason is not None or not st.variant.restricts_discards:
         return reason
-    ctx = context(st)
+    return _card_discard_reason(st, context(st), code)
+
+
+def _card_discard_reason(st: Table, ctx: Context, code: int) -> R | None:
+    """The variant's rule for discarding ``code`` (where no block stops every discard)."""
     going_out = ctx.hand_len == 1
     return st.variant.discard_reason(code, ctx.counts, not st.pile, going_out, ctx.closed)
+
+
+def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
+    """Where the variant restricts discards and no block stops them all (`discard_block`):
+    the ranks in ``order`` of which the player to move may discard a card, each judged
+    as `discard_reason` judges the card ``discard:R`` names (`pattern_at`)."""
+    ctx = context(st)
+    counts = ctx.counts
+    hand = st.hands[ctx.seat]
+    ranks = []
+    for rank in order:
+        if counts[rank]:
+            at = pattern_at(hand, rank)
+            assert at is not None  # the hand holds a card of the rank
+            if _card_discard_reason(st, ctx, hand[at]) is None:
+                ranks.append(rank)
+    return ranks
 
 
 def ask_reason(st: Table) -> R | None:

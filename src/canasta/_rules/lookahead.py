@@ -44,8 +44,9 @@ OPEN, OUT = 0, 1
 _UNBOUNDED = 1 << 30
 #: More wild cards than any hand holds.
 _NEVER = 1 << 20
-#: Steps of a going-out search after which it bounds the wild cards it needs.
-_LONG = 32
+#: Steps of a going-out search after which it bounds the wild cards it needs (64: asking
+#: with a large hand mostly succeeds in a few dozen steps, before the bound would pay off).
+_LONG = 64
 
 
 class Query(NamedTuple):
@@ -87,15 +88,14 @@ def _feasible(variant: Variant, q: Query) -> bool:
     if q.goal == OPEN:
         if _search(variant, q, concealed_only=False):
             return True
-        out = q._replace(goal=OUT)
         # Going out this turn also completes the opening if it meets the minimum. Beyond
         # the search above, that adds paths only with black threes, which are melded and
         # counted only then (spec §2.6, §2.8), or with a meld past the size cap (D28).
         if q.counts[THREE] or _may_pass_cap(variant, q):
-            return _feasible(variant, out)
+            return _feasible(variant, q._replace(goal=OUT))
         # D12: a concealed going out may skip the minimum.
         return bool(q.concealed and variant.concealed_exempt and not q.no_out) and _search(
-            variant, out, concealed_only=True
+            variant, q._replace(goal=OUT), concealed_only=True
         )
     if q.no_out:
         return False
@@ -302,17 +302,21 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
     size0 = q.wild_meld or 0
+    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
+    puts = [
+        (
+            put,
+            size0 + put,
+            WILD_MELD
+            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
+        )
+        for put in range(1, wilds + 1)
+        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
+    ]
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
-        and not _content_reachable(
-            variant,
-            base,
-            tuple([t.flags for t in table]),
-            wild_meld_open
-            and any(variant.wild_meld_reason(size0, put) is None for put in range(1, wilds + 1)),
-            need,
-        )
+        and not _content_reachable(variant, base, tuple([t.flags for t in table]), bool(puts), need)
     ):
         return False  # spec §3.5.4: the content rule cannot be met, whatever the value
 
@@ -329,17 +333,6 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # The bound costs more than a short search: it is built once a search runs long.
     fewest: tuple[tuple[int, ...], ...] | None = None
     steps = 0
-    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
-    puts = [
-        (
-            put,
-            size0 + put,
-            WILD_MELD
-            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
-        )
-        for put in range(1, wilds + 1)
-        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
-    ]
     black = counts[THREE]
     # Spec §2.6: black threes are melded in the going-out turn; D6: two with a two.
     black_alone = out and black and variant.black_three_meld_reason(black, 0) is None
@@ -348,7 +341,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # A memo entry is the highest value found failing; the value matters only below the
     # minimum, and the content flags only while the opening is incomplete (or, for a
     # concealed going out, whether a group is a canasta).
-    memo: dict[tuple[int, ...], int] = {}
+    memo: dict[tuple[int, int, int, int, int, int, tuple[int, ...]], int] = {}
     mask = -1 if opening is not None else (OWN_CANASTA if concealed_only else 0)
 
     # Spec §2.9 orders the moves: until the side holds the canastas it needs, every meld
@@ -448,14 +441,18 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         if i == last:
             return finish(twos, jokers, left, value, canastas, flags, small)
         worth = 0 if opening is None else (value if value < need else need)
-        key = (i, twos, jokers, left if left < 2 else 2, canastas, flags & mask, *small)
+        key = (i, twos, jokers, left if left < 2 else 2, canastas, flags & mask, small)
         failed = memo.get(key)
         if failed is not None and failed >= worth:
             return False
         rest = counts[ranks[i]]
+        held = twos + jokers
         for k, w, completed, got, natural_value in table[i].options:
+            if w > held:
+                continue  # more wild cards than are left: cheaper to skip than to try
             new_left = left + rest - k
-            for t in range(min(twos, w), max(w - jokers, 0) - 1, -1):
+            # The twos among the w wilds, most first (conditionals: cheaper than min/max).
+            for t in range(w if w < twos else twos, (w - jokers if w > jokers else 0) - 1, -1):
                 if walk(
                     i + 1,
                     twos - t,
