@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections import Counter
 
+import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -263,6 +265,25 @@ def test_observation_fields_for_a_fresh_deal() -> None:
     assert data["hand_sizes"] == [11, 11, 11, 11]
     assert "hands" not in data and "stock" not in data
     assert data["blocked"] == obs.blocked
+
+
+def test_an_observation_is_built_as_its_class_builds_one() -> None:
+    # observe() sets the instance dictionary directly: it must hold every field, and
+    # nothing else, so that equality, hashing, copies and pickles work as for any other.
+    fields = {a.name for a in attrs.fields(Observation)}
+    rng = random.Random(3)
+    for variant in [*NAMES, COVERED]:
+        state = canasta.new_game(variant, seed=3)
+        while True:
+            for seat in range(state.players):
+                obs = state.observe(seat)
+                assert set(vars(obs)) == fields
+                again = attrs.evolve(obs)  # through attrs' __init__
+                assert again == obs and hash(again) == hash(obs)
+                assert pickle.loads(pickle.dumps(obs)) == obs
+            if state.is_over:
+                break
+            state = state.apply(rng.choice(state.legal_moves()))
 
 
 def test_seat_must_exist() -> None:

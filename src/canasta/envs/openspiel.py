@@ -35,6 +35,7 @@ from canasta.deal import new_game
 from canasta.moves import Draw, Move, parse_move
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves
 from canasta.rl.rewards import reward_bound, rewards
+from canasta.rl.tensor import _Float32Lists
 from canasta.sampling import sample_state
 from canasta.state import GameState
 from canasta.variants.base import Variant
@@ -93,14 +94,16 @@ class _Rules:
         self.per_draw = chance == "draw"
         self.actions = ActionSpace(variant)
         self.encoder = ObservationEncoder(variant, numpy=True)
-        # Where a state's tensor for Python callers is made, before it becomes a list.
-        self.scratch = np.zeros(self.encoder.size, np.float32)
+        # A state's tensors for Python callers: lists of the encoder's float32 values.
+        self.lists = _Float32Lists(variant)
         # The (offset, length) of the sections an observer may leave out.
         self.memory = tuple(
             (block.offset, block.length)
             for block in self.encoder.layout
             if block.name in _MEMORY_SECTIONS
         )
+        # The same, as slices of a list and their zeros.
+        self.forget = tuple((slice(at, at + length), [0.0] * length) for at, length in self.memory)
         self.hand = tuple(
             (block.offset, block.length) for block in self.encoder.layout if block.name == "hand"
         )
@@ -293,10 +296,10 @@ class CanastaState(pyspiel.State):
         if core.state is None:
             return [0.0] * rules.encoder.size
         # Made in float32, as OpenSpiel makes tensors: the same values to the last bit.
-        vector = rules.encoder.encode(core.state.observe(int(player)), out=rules.scratch)
+        tensor: list[float] = rules.lists.encode(core.state.observe(int(player)))
         if not memory:
-            _forget(vector, rules.memory)
-        tensor: list[float] = vector.tolist()
+            for at, zeros in rules.forget:
+                tensor[at] = zeros
         return tensor
 
     def legal_actions(self, player: int | None = None) -> list[int]:

@@ -275,12 +275,19 @@ class ActionSpace:
             if kept is None or kept[0] is not move:
                 if len(known) >= 8 * len(self._keys):
                     known.clear()
-                kept = known[id(move)] = (move, self.encode(move))
+                kept = known[id(move)] = (move, self._legal_index(move))
             pairs.append((kept[1], move))
         pairs.sort()
         legal = dict(pairs)
         self._last = (state, legal)
         return legal
+
+    def _legal_index(self, move: Move) -> int:
+        """The index of ``move``, a legal move: from its key, without hashing the move (as
+        `encode` does to keep indices by move)."""
+        key = _move_key(move)
+        index = None if key is None else self._index.get(key)
+        return self.encode(move) if index is None else index  # encode() tells what is wrong
 
     def mask(self, state: GameState) -> bytearray:
         """One byte per action: 1 where the action is legal in ``state``, else 0."""

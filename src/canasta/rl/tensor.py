@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 import operator
 import struct
+from collections.abc import Callable, Iterable
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from canasta.cards import Card
 from canasta.observation import Observation
@@ -53,16 +54,39 @@ _TURN_FIELDS = (
 )
 
 
-#: How many card tuples and melds an encoder keeps the entries of (a few deals' worth).
+#: How many card tuples, melds and turns an encoder keeps what it read from (a few
+#: deals' worth).
 _KEPT = 4096
-#: What a kept entry was read from (the first item of its key).
-_COUNTS, _KNOWN, _DISCARDS, _MELDS, _SIDE_MELDS, _THREES, _TURN = range(7)
-#: A kept entry: what it was read from, the values read, and their float32 bytes (for
-#: NumPy output).
-_Kept = tuple[Any, list[float], bytes]
-_RANK = operator.attrgetter("rank")
+#: Values as an encoder's vectors hold them: float32 bytes (NumPy output) or floats.
+_Piece = bytes | list[float]
+_RANK_INDEX = {rank: i for i, rank in enumerate(_RANK_LETTERS)}
 #: A flag's value in the vector, by the flag.
 _FLAG = (0.0, 1.0)
+
+
+class _Unseen:
+    """Stands for the last observation of a seat that an encoder has not encoded yet: each
+    of its attributes and items is itself, so it differs from every value of an
+    observation, and encoding writes every section."""
+
+    def __getattr__(self, name: str) -> _Unseen:
+        return self
+
+    def __getitem__(self, index: int) -> _Unseen:
+        return self
+
+
+_UNSEEN = _Unseen()
+
+
+@functools.cache
+def _float32s(length: int) -> Callable[..., bytes]:
+    """Packs ``length`` floats as float32 bytes."""
+    return struct.Struct(f"={length}f").pack
+
+
+def _chained(pieces: Iterable[list[float]]) -> list[float]:
+    return list(chain.from_iterable(pieces))
 
 
 @functools.cache
@@ -78,9 +102,10 @@ def _numpy() -> Any:
 class ObservationEncoder:
     """Encodes the observations of ``variant`` as vectors of `size` floats.
 
-    Successive observations of a deal share most of their card tuples and melds, so an
-    encoder keeps what it read from the last few thousand it saw (by identity) and reads
-    only what changed: one encoder per environment, reused, is the fast way.
+    Successive observations of a deal differ in a few sections and share most of their
+    card tuples and melds, so an encoder keeps the last vector of each seat and rewrites
+    only the sections that changed, reading only the tuples and melds it has not read yet:
+    one encoder per environment, reused, is the fast way.
 
     Args:
         variant: the rules; the vector's size depends on the seats, sides and decks.
@@ -128,7 +153,6 @@ class ObservationEncoder:
             offset += length
         self._layout = tuple(blocks)
         self._blocks = {b.name: b for b in blocks}
-        self._at = {b.name: b.offset for b in blocks}
         self._size = offset
         decks = variant.decks
         # How many cards of each rank index the decks hold (jokers: two a deck).
@@ -154,81 +178,112 @@ class ObservationEncoder:
             sections.append(("pile_covered", 1))
         return tuple(sections)
 
-    def _club(self, obs: Observation) -> list[float]:
-        """The club sections of ``obs`` (see `_club_sections`), in order."""
-        variant = self.variant
-        values: list[float] = []
-        if variant.talon_sizes:
-            most = self._talon_most
-            taken, side = obs.talon_taken, obs.side
-            values += [size / most for size in taken[side:] + taken[:side]]
-            if variant.talons_set_aside:
-                values += [size / most for size in obs.talons_left]
-        if variant.shows_turn_card:
-            card = obs.turn_card
-            values += self._no_ranks if card is None else self._one_rank[card.rank]
-            values.append(_FLAG[obs.turn_card_drawn])
-        if variant.covers_last_discard:
-            values.append(_FLAG[obs.pile_covered])
-        return values
-
     def _tables(self) -> None:
-        """What encoding reads and writes through, so that it reads each card once.
+        """Where encoding writes, and the pieces it writes, worked out once.
 
-        The vector is five runs of sections: (1) the hand and the hand sizes, (2) the
-        known cards, (3) the melds, wild melds and threes, (4) the small sections from
-        ``opened`` to ``lone``, (5) the discards. Runs 2, 3 and 5 change only when a seat
-        discards, takes the pile or melds: they are kept, by the identity of the
-        observation's tuples (successive observations share them). Runs 1 and 4 are
-        listed afresh, from pieces kept likewise (the hand's and the pile's counts).
+        An encoder keeps, for each seat, the last vector it made and the observation it
+        made it from, and rewrites only the sections whose values changed since: most
+        change little from move to move. What it reads from card tuples, melds and turns
+        it keeps by their identity, for every seat (successive observations share them).
         """
-        players = self.variant.players
-        names = [b.name for b in self._layout]
-        runs = [
-            ["hand", "hand_sizes"],
-            ["known"],
-            ["melds", "wild_melds", "threes"],
-            names[names.index("opened") : names.index("discards")],
-            ["discards"],
-        ]
-        # The runs cover the layout in order: the fresh lists and kept arrays join as they are.
-        assert [name for run in runs for name in run] == names
-        self._head = sum(self._blocks[name].length for name in runs[0])
-        fresh = self._head + sum(self._blocks[name].length for name in runs[3])
-        self._pack = struct.Struct(f"={fresh}f").pack
-        self._unpack = struct.Struct(f"={self._size}f").unpack
+        variant = self.variant
+        players, sides = variant.players, variant.sides
+        # A float is 4 bytes of a NumPy encoder's float32 buffer, one item of a list.
+        unit = 4 if self._numpy else 1
+        self._at = {
+            b.name: slice(unit * b.offset, unit * (b.offset + b.length)) for b in self._layout
+        }
+        self._scores_at = slice(self._at["scores"].start, self._at["minimums"].stop)
+        # The entries of section ``pile``: its size, frozen, blocked.
+        pile = self._blocks["pile"].offset
+        self._pile_size_at, self._frozen_at, self._blocked_at = (
+            slice(unit * entry, unit * (entry + 1)) for entry in range(pile, pile + 3)
+        )
+
+        def rows(name: str, parts: int) -> list[slice]:
+            """The slices of the ``parts`` equal rows of section ``name``."""
+            block = self._blocks[name]
+            length = block.length // parts
+            offsets = range(block.offset, block.offset + block.length, length)
+            return [slice(unit * start, unit * (start + length)) for start in offsets]
+
+        seats = [[(seat + rel) % players for rel in range(players)] for seat in range(players)]
+        self._side_of = tuple(variant.side_of(seat) for seat in range(players))
+        # Seat and side values in the order the observer sees them (itself first).
+        self._by_seat = tuple(operator.itemgetter(*order) for order in seats)
+        self._by_side = tuple(
+            operator.itemgetter(*((side + rel) % sides for rel in range(sides)))
+            for side in range(sides)
+        )
+        # Per observer: (seat or side, the rows it is written to).
+        self._known_rows = tuple(
+            tuple(zip(order[1:], rows("known", players - 1), strict=True)) for order in seats
+        )
+        self._discard_rows = tuple(
+            tuple(zip(order, rows("discards", players), strict=True)) for order in seats
+        )
+        self._side_rows = tuple(
+            tuple(
+                zip(
+                    [(side + rel) % sides for rel in range(sides)],
+                    rows("melds", sides),
+                    rows("wild_melds", sides),
+                    rows("threes", sides),
+                    strict=True,
+                )
+            )
+            for side in range(sides)
+        )
+        self._join: Callable[[Iterable[Any]], _Piece] = b"".join if self._numpy else _chained
         # Per rank index: a card's share of its rank's copies in the decks.
         self._rank_share = tuple(1.0 / c for c in self._copies)
         self._meld_at = {rank: i * _MELD_FEATURES for i, rank in enumerate(_MELD_RANKS)}
         self._side_length = len(_MELD_RANKS) * _MELD_FEATURES
         two_share, joker_share = self._rank_share[1], self._rank_share[_RANKS - 1]
         # As many naturals of a rank as twos: both count in fours a deck. Canastas count
-        # as they are.
-        self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS)
-        self._wild_share = (two_share, joker_share, 1.0)
+        # as they are. The wild melds' features follow the natural ranks' (see
+        # `_meld_features`).
+        wild = (two_share, joker_share, 1.0)
+        self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS) + wild
         self._three_share = joker_share  # two red threes a deck, and two black
-        self._no_ranks = (0.0,) * _RANKS
+        piece = self._piece
+        self._flag = tuple(piece([flag]) for flag in _FLAG)
+        self._no_ranks = piece([0.0] * _RANKS)
         self._one_rank = {
-            rank: tuple(1.0 if j == i else 0.0 for j in range(_RANKS))
+            rank: piece([1.0 if j == i else 0.0 for j in range(_RANKS)])
             for i, rank in enumerate(_RANK_LETTERS)
         }
-        self._no_seat = (0.0,) * players
+        self._no_seat = piece([0.0] * players)
         self._one_seat = tuple(
-            tuple(1.0 if j == rel else 0.0 for j in range(players)) for rel in range(players)
+            piece([1.0 if j == rel else 0.0 for j in range(players)]) for rel in range(players)
         )
         self._one_phase = {
-            phase: tuple(1.0 if other == phase else 0.0 for other in _PHASES) for phase in _PHASES
+            phase: piece([1.0 if other == phase else 0.0 for other in _PHASES]) for phase in _PHASES
         }
-        hand_size, cards = self.variant.hand_size, int(self._cards)
+        hand_size, cards = variant.hand_size, int(self._cards)
         # Sizes as shares, by size: of the hand size (hands), of the decks (pile, stock).
         self._of_hand = tuple(n / hand_size for n in range(cards + 1))
         self._of_cards = tuple(n / self._cards for n in range(cards + 1))
-        self._score_runs: dict[tuple[tuple[int, ...], int], list[float]] = {}
+        self._hand_sizes = tuple(piece([share]) for share in self._of_hand)
+        # The stock's and the pile's sizes.
+        self._stock = tuple(piece([share]) for share in self._of_cards)
         # Talon sizes as shares of the largest talon (4): 1 for the first side to open.
-        self._talon_most = float(max(self.variant.talon_sizes, default=1))
-        # What the encoder read from card tuples and melds, by the identity of the
-        # tuples it read: a kept entry holds them, so their ids are not reused meanwhile.
-        self._kept: dict[tuple[int, ...], _Kept] = {}
+        self._talon_most = float(max(variant.talon_sizes, default=1))
+        # What the encoder read from card tuples, melds and turns, by the identity of
+        # what it read: a kept entry holds that, so its id is not reused meanwhile.
+        self._counts: dict[int, tuple[Any, _Piece]] = {}
+        self._meld_counts: dict[int, tuple[Any, tuple[_Piece, _Piece]]] = {}
+        self._features: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
+        self._threes_counts: dict[int, tuple[Any, _Piece]] = {}
+        self._turns: dict[int, tuple[Any, _Piece]] = {}
+        # Per seat: the last observation encoded for it (or _UNSEEN) and its vector.
+        self._last: dict[int, list[Any]] = {}
+
+    def _piece(self, values: list[float]) -> _Piece:
+        """``values`` as the vectors hold them (float32 bytes for NumPy output)."""
+        if self._numpy:
+            return _float32s(len(values))(*values)
+        return values
 
     def _section_bounds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The least and greatest value of every entry (see `bounds`)."""
@@ -301,206 +356,227 @@ class ObservationEncoder:
             )
         if out is not None and len(out) != self._size:
             raise RLError(f"out holds {len(out)} values, the encoder writes {self._size}")
-        seat, side = observation.seat, observation.side
-        known = self._known(observation.known, seat)
-        melds = self._side_cards(observation.melds, observation.threes, side)
-        discards = self._discards(observation.discarded, seat)
-        fresh = self._fresh(observation)
-        head = self._head
-        np = _numpy() if self._numpy else None
-        if np is not None and (out is None or isinstance(out, np.ndarray)):
-            # The runs as float32 bytes, joined: far cheaper than NumPy calls on vectors
-            # this small.
-            packed = self._pack(*fresh)
-            cut = 4 * head
-            data = b"".join((packed[:cut], known[2], melds[2], packed[cut:], discards[2]))
+        seat = observation.seat
+        last = self._last.get(seat)
+        if last is None:
+            last = self._last[seat] = [_UNSEEN, *self._new_vector()]
+        seen, vector, array = last
+        if seen is not observation:
+            # Forgotten first: should the update stop half-way, the next one writes all.
+            last[0] = _UNSEEN
+            self._update(observation, seen, vector)
+            last[0] = observation
+        if array is None:
             if out is None:
-                return np.frombuffer(bytearray(data), dtype=np.float32)
-            out[:] = np.frombuffer(data, dtype=np.float32)
+                return vector[:]
+            out[:] = vector
             return out
-        if self._numpy:
-            # A list buffer of a NumPy encoder: its kept runs are bytes only.
-            packed = self._pack(*fresh)
-            cut = 4 * head
-            data = b"".join((packed[:cut], known[2], melds[2], packed[cut:], discards[2]))
-            out[:] = self._unpack(data)
-            return out
-        vector = fresh[:head] + known[1] + melds[1] + fresh[head:] + discards[1]
         if out is None:
-            return vector
-        out[:] = vector
+            return array.copy()
+        out[:] = array if isinstance(out, _numpy().ndarray) else array.tolist()
         return out
 
-    def _fresh(self, obs: Observation) -> list[float]:
-        """Runs 1 and 4 of the vector (see `_tables`), one after the other."""
+    def _new_vector(self) -> tuple[Any, Any]:
+        """A vector to keep for a seat, as `_update` writes it, and as a NumPy array (None
+        for lists)."""
+        if not self._numpy:
+            return [0.0] * self._size, None
+        array = _numpy().zeros(self._size, dtype=_numpy().float32)
+        # Its bytes: slices of a memoryview take float32 bytes far faster than the array
+        # takes values.
+        return memoryview(array).cast("B"), array
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The kept vectors are views of arrays (which do not pickle), and only a cache.
+        return {**self.__dict__, "_last": {}}
+
+    def _update(self, obs: Observation, old: Any, vector: Any) -> None:
+        """Rewrite in ``vector``, the vector of ``old`` (an observation of the same seat, or
+        `_UNSEEN`), the sections whose values differ in ``obs``."""
+        at = self._at
+        seat = obs.seat
+        side = self._side_of[seat]
         players = self.variant.players
-        seat, side = obs.seat, obs.side
-        sizes, opened, melded, asked = obs.hand_sizes, obs.opened, obs.melded_seats, obs.asked
-        to_move, lone, top = obs.to_move, obs.lone, obs.pile_top
-        of_cards, one_seat = self._of_cards, self._one_seat
-        fresh = self._counted(obs.hand)[1][:]
-        fresh += map(self._of_hand.__getitem__, sizes[seat:] + sizes[:seat])
-        fresh += map(_FLAG.__getitem__, opened[side:] + opened[:side])
-        fresh += map(_FLAG.__getitem__, melded[seat:] + melded[:seat])
-        fresh += self._no_ranks if top is None else self._one_rank[top.rank]
-        fresh += (of_cards[obs.pile_size], _FLAG[obs.frozen], _FLAG[obs.blocked])
-        fresh += self._counted(obs.pile_seen)[1]
-        fresh.append(of_cards[obs.stock_size])
-        fresh += self._scores(obs.scores, side)
-        fresh += self._one_phase[obs.phase]
-        fresh += self._no_seat if to_move is None else one_seat[(to_move - seat) % players]
-        fresh += one_seat[(obs.dealer - seat) % players]
-        fresh += self._turn(obs.turn)
-        if any(asked):
-            fresh += [float(min(n, _ASKED_CLIP)) for n in asked[seat:] + asked[:seat]]
-        else:
-            fresh += self._no_seat
-        fresh += self._no_seat if lone is None else one_seat[(lone - seat) % players]
+        by_seat, by_side = self._by_seat[seat], self._by_side[side]
+        if obs.hand is not old.hand:
+            vector[at["hand"]] = self._counted(obs.hand)
+        sizes = obs.hand_sizes
+        if sizes != old.hand_sizes:
+            vector[at["hand_sizes"]] = self._join(map(self._hand_sizes.__getitem__, by_seat(sizes)))
+        known, was = obs.known, old.known
+        if known is not was:
+            for other, row in self._known_rows[seat]:
+                if known[other] is not was[other]:
+                    vector[row] = self._counted(known[other])
+        melds, was = obs.melds, old.melds
+        if melds is not was:
+            for of_side, naturals, wild, _ in self._side_rows[side]:
+                if melds[of_side] is not was[of_side]:
+                    vector[naturals], vector[wild] = self._melds(melds[of_side])
+        threes, was = obs.threes, old.threes
+        if threes is not was:
+            for of_side, _, _, row in self._side_rows[side]:
+                if threes[of_side] is not was[of_side]:
+                    vector[row] = self._threes(threes[of_side])
+        flag = self._flag.__getitem__
+        if obs.opened != old.opened:
+            vector[at["opened"]] = self._join(map(flag, by_side(obs.opened)))
+        if obs.melded_seats != old.melded_seats:
+            vector[at["melded"]] = self._join(map(flag, by_seat(obs.melded_seats)))
+        top = obs.pile_top
+        if top is not old.pile_top:
+            vector[at["pile_top"]] = self._no_ranks if top is None else self._one_rank[top.rank]
+            vector[self._blocked_at] = self._flag[obs.blocked]
+        if obs.pile_size != old.pile_size:
+            vector[self._pile_size_at] = self._stock[obs.pile_size]
+        if obs.frozen != old.frozen:
+            vector[self._frozen_at] = self._flag[obs.frozen]
+        if obs.pile_seen is not old.pile_seen:
+            vector[at["pile_seen"]] = self._counted(obs.pile_seen)
+        if obs.stock_size != old.stock_size:
+            vector[at["stock"]] = self._stock[obs.stock_size]
+        if obs.scores != old.scores:
+            vector[self._scores_at] = self._scores(by_side(obs.scores))
+        if obs.phase != old.phase:
+            vector[at["phase"]] = self._one_phase[obs.phase]
+        to_move = obs.to_move
+        if to_move != old.to_move:
+            vector[at["to_move"]] = (
+                self._no_seat if to_move is None else self._one_seat[(to_move - seat) % players]
+            )
+        if obs.dealer != old.dealer:
+            vector[at["dealer"]] = self._one_seat[(obs.dealer - seat) % players]
+        if obs.turn is not old.turn:
+            vector[at["turn"]] = self._turn(obs.turn)
+        asked = obs.asked
+        if asked != old.asked:
+            # Empty where the variant does not count questions.
+            vector[at["asked"]] = (
+                self._piece([float(min(n, _ASKED_CLIP)) for n in by_seat(asked)])
+                if any(asked)
+                else self._no_seat
+            )
+        lone = obs.lone
+        if lone != old.lone:
+            vector[at["lone"]] = (
+                self._no_seat if lone is None else self._one_seat[(lone - seat) % players]
+            )
         if self._plays_club:
-            fresh += self._club(obs)
-        return fresh
+            self._club(obs, old, vector)
+        discarded, was = obs.discarded, old.discarded
+        if discarded is not was:
+            for other, row in self._discard_rows[seat]:
+                if discarded[other] is not was[other]:
+                    vector[row] = self._counted(discarded[other])
 
-    def _scores(self, scores: tuple[int, ...], side: int) -> list[float]:
-        """The scores and minimums seen from ``side`` (kept: they last the deal)."""
-        key = (scores, side)
-        found = self._score_runs.get(key)
-        if found is None:
-            scores = scores[side:] + scores[:side]
-            target = self.variant.target_score
-            found = [max(-_SCORE_CLIP, min(score / target, _SCORE_CLIP)) for score in scores]
-            found += map(self._minimum, scores)
-            if len(self._score_runs) >= _KEPT:
-                self._score_runs.clear()
-            self._score_runs[key] = found
-        return found
+    def _club(self, obs: Observation, old: Any, vector: Any) -> None:
+        """`_update` of the club sections (see `_club_sections`)."""
+        variant, at = self.variant, self._at
+        if variant.talon_sizes:
+            most = self._talon_most
+            if obs.talon_taken != old.talon_taken:
+                taken = self._by_side[self._side_of[obs.seat]](obs.talon_taken)
+                vector[at["talon_taken"]] = self._piece([size / most for size in taken])
+            if variant.talons_set_aside and obs.talons_left != old.talons_left:
+                vector[at["talons_left"]] = self._piece([size / most for size in obs.talons_left])
+        if variant.shows_turn_card:
+            card, drawn = obs.turn_card, obs.turn_card_drawn
+            if card is not old.turn_card or drawn != old.turn_card_drawn:
+                ranks = self._no_ranks if card is None else self._one_rank[card.rank]
+                vector[at["turn_card"]] = self._join((ranks, self._flag[drawn]))
+        if variant.covers_last_discard and obs.pile_covered != old.pile_covered:
+            vector[at["pile_covered"]] = self._flag[obs.pile_covered]
 
-    def _turn(self, turn: TurnProgress) -> list[float]:
+    def _scores(self, scores: tuple[int, ...]) -> _Piece:
+        """The scores and minimums of the sections ``scores`` and ``minimums``, the
+        observer's side first."""
+        target = self.variant.target_score
+        values = [max(-_SCORE_CLIP, min(score / target, _SCORE_CLIP)) for score in scores]
+        values += map(self._minimum, scores)
+        return self._piece(values)
+
+    def _turn(self, turn: TurnProgress) -> _Piece:
         """The turn section (kept by the turn's identity: most states share a few)."""
-        kept = self._kept.get((_TURN, id(turn)))
+        kept = self._turns.get(id(turn))
         if kept is not None and kept[0] is turn:
             return kept[1]
         permission = turn.permission
-        found = [
-            _FLAG[turn.took_pile],
-            turn.opening / self._minimum_scale,
-            self._of_hand[len(turn.waiting)],
-            _FLAG[turn.laid_off],
-            _FLAG[turn.melded],
-            _FLAG[turn.asked],
-            _FLAG[permission is True],
-            _FLAG[permission is False],
-            _FLAG[turn.must_go_out],
-            _FLAG[turn.no_discard],
-        ]
-        return self._store((_TURN, id(turn)), (turn, found, b""))[1]
+        found = self._piece(
+            [
+                _FLAG[turn.took_pile],
+                turn.opening / self._minimum_scale,
+                self._of_hand[len(turn.waiting)],
+                _FLAG[turn.laid_off],
+                _FLAG[turn.melded],
+                _FLAG[turn.asked],
+                _FLAG[permission is True],
+                _FLAG[permission is False],
+                _FLAG[turn.must_go_out],
+                _FLAG[turn.no_discard],
+            ]
+        )
+        return _keep(self._turns, turn, found)
 
-    def _counted(self, cards: tuple[Card, ...]) -> _Kept:
-        """The entry of ``cards``: their counts by rank index, each scaled by the rank's
-        copies in the decks (the caller copies the list to change it)."""
-        key = (_COUNTS, id(cards))
-        kept = self._kept.get(key)
+    def _counted(self, cards: tuple[Card, ...]) -> _Piece:
+        """``cards`` counted by rank index, each count scaled by the rank's copies in the
+        decks."""
+        kept = self._counts.get(id(cards))
         if kept is not None and kept[0] is cards:
-            return kept
-        # The ranks as one text, counted letter by letter in C.
-        ranks = "".join(map(_RANK, cards))
-        counts = map(ranks.count, _RANK_LETTERS)
-        return self._keep(key, cards, list(map(operator.mul, counts, self._rank_share)))
+            return kept[1]
+        counts = [0] * _RANKS
+        for card in cards:
+            counts[_RANK_INDEX[card.rank]] += 1
+        return _keep(
+            self._counts, cards, self._piece(list(map(operator.mul, counts, self._rank_share)))
+        )
 
-    def _known(self, known: tuple[tuple[Card, ...], ...], seat: int) -> _Kept:
-        """Run 2: the cards known in the other hands, seen from ``seat``."""
-        key = (_KNOWN, id(known), seat)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] is known:
-            return kept
-        counted = [self._counted(cards) for cards in known[seat + 1 :] + known[:seat]]
-        return self._join(key, known, [(c[1], c[2]) for c in counted])
-
-    def _discards(self, discarded: tuple[tuple[Card, ...], ...], seat: int) -> _Kept:
-        """Run 5: every seat's discards, seen from ``seat``."""
-        key = (_DISCARDS, id(discarded), seat)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] is discarded:
-            return kept
-        counted = [self._counted(cards) for cards in discarded[seat:] + discarded[:seat]]
-        return self._join(key, discarded, [(c[1], c[2]) for c in counted])
-
-    def _side_cards(
-        self, melds: tuple[tuple[Meld, ...], ...], threes: tuple[tuple[Card, ...], ...], side: int
-    ) -> _Kept:
-        """Run 3: every side's melds, wild melds and threes, seen from ``side``."""
-        key = (_MELDS, id(melds), id(threes), side)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0][0] is melds and kept[0][1] is threes:
-            return kept
-        of_sides = [self._melds(side_melds) for side_melds in melds[side:] + melds[:side]]
-        cut = self._side_length
-        pieces = [(m[1][:cut], m[2][: 4 * cut]) for m in of_sides]
-        pieces += [(m[1][cut:], m[2][4 * cut :]) for m in of_sides]
-        for side_threes in threes[side:] + threes[:side]:
-            counted = self._threes(side_threes)
-            pieces.append((counted[1], counted[2]))
-        return self._join(key, (melds, threes), pieces)
-
-    def _melds(self, melds: tuple[Meld, ...]) -> _Kept:
-        """The entry of one side's melds: the features of each natural rank, then those
-        of the wild melds."""
-        key = (_SIDE_MELDS, id(melds))
-        kept = self._kept.get(key)
+    def _melds(self, melds: tuple[Meld, ...]) -> tuple[_Piece, _Piece]:
+        """One side's melds: the features of each natural rank (its row of ``melds``), and
+        those of its wild melds (its row of ``wild_melds``)."""
+        kept = self._meld_counts.get(id(melds))
         if kept is not None and kept[0] is melds:
-            return kept
-        counts = [0] * self._side_length
-        wild = [0, 0, 0]
+            return kept[1]
+        counts: dict[int, int] = {}
         for meld in melds:
-            jokers = meld.jokers
-            twos = meld.wilds - jokers
-            if meld.is_wild_meld:
-                wild[0] += twos
-                wild[1] += jokers
-                wild[2] += meld.is_canasta
-                continue
-            at = self._meld_at[meld.rank_text]
-            counts[at] += meld.naturals
-            counts[at + 1] += twos
-            counts[at + 2] += jokers
-            if meld.is_canasta:
-                counts[at + (3 if meld.is_natural else 4)] += 1
-        found = list(map(operator.mul, counts, self._meld_share))
-        found += map(operator.mul, wild, self._wild_share)
-        return self._keep(key, melds, found)
+            for entry, amount in self._meld_features(meld):
+                counts[entry] = counts.get(entry, 0) + amount
+        # Most entries are 0: only the others are scaled.
+        values = [0.0] * len(self._meld_share)
+        share = self._meld_share
+        for entry, count in counts.items():
+            values[entry] = count * share[entry]
+        cut = self._side_length
+        found = (self._piece(values[:cut]), self._piece(values[cut:]))
+        return _keep(self._meld_counts, melds, found)
 
-    def _threes(self, threes: tuple[Card, ...]) -> _Kept:
-        """The entry of one side's threes: red, then black."""
-        key = (_THREES, id(threes))
-        kept = self._kept.get(key)
+    def _meld_features(self, meld: Meld) -> tuple[tuple[int, int], ...]:
+        """What ``meld`` adds to its side's features, as (entry, amount) pairs: entries of
+        the natural ranks' features, then (past those) of the wild melds'. Kept by the
+        meld's identity: most melds last from move to move."""
+        kept = self._features.get(id(meld))
+        if kept is not None and kept[0] is meld:
+            return kept[1]
+        jokers = meld.jokers
+        twos = meld.wilds - jokers
+        if meld.is_wild_meld:
+            at = self._side_length
+            features = [(at, twos), (at + 1, jokers), (at + 2, int(meld.is_canasta))]
+        else:
+            at = self._meld_at[meld.rank_text]
+            features = [(at, meld.naturals), (at + 1, twos), (at + 2, jokers)]
+            if meld.is_canasta:
+                features.append((at + (3 if meld.is_natural else 4), 1))
+        return _keep(self._features, meld, tuple(f for f in features if f[1]))
+
+    def _threes(self, threes: tuple[Card, ...]) -> _Piece:
+        """One side's threes: red, then black."""
+        kept = self._threes_counts.get(id(threes))
         if kept is not None and kept[0] is threes:
-            return kept
+            return kept[1]
         black = sum(1 for card in threes if card.suit in ("S", "C"))
         share = self._three_share
-        return self._keep(key, threes, [share * (len(threes) - black), share * black])
-
-    def _keep(self, key: tuple[int, ...], value: Any, found: list[float]) -> _Kept:
-        """Keep ``found``, read from ``value``, under ``key`` (with its float32 bytes for
-        NumPy output); returns the entry."""
-        data = struct.pack(f"={len(found)}f", *found) if self._numpy else b""
-        return self._store(key, (value, found, data))
-
-    def _join(
-        self, key: tuple[int, ...], value: Any, pieces: list[tuple[list[float], bytes]]
-    ) -> _Kept:
-        """Keep the run of ``pieces`` (lists and their bytes), read from ``value``: as bytes
-        for NumPy output, else as a list."""
-        if self._numpy:
-            return self._store(key, (value, [], b"".join(piece[1] for piece in pieces)))
-        found = list(chain.from_iterable(piece[0] for piece in pieces))
-        return self._store(key, (value, found, b""))
-
-    def _store(self, key: tuple[int, ...], kept: _Kept) -> _Kept:
-        # A kept entry holds what it was read from, so that no other tuple can have the
-        # same id while it is kept.
-        if len(self._kept) >= _KEPT:
-            self._kept.clear()
-        self._kept[key] = kept
-        return kept
+        found = self._piece([share * (len(threes) - black), share * black])
+        return _keep(self._threes_counts, threes, found)
 
     def _minimum(self, score: int) -> float:
         """A side's initial-meld minimum for its score, scaled and clipped (cached)."""
@@ -512,3 +588,35 @@ class ObservationEncoder:
 
     def __repr__(self) -> str:
         return f"<ObservationEncoder {self.variant.name} size={self.size}>"
+
+
+_V = TypeVar("_V")
+
+
+def _keep(kept: dict[int, tuple[Any, _V]], value: Any, found: _V) -> _V:
+    """Keep ``found``, read from ``value``, in ``kept`` by the identity of ``value``; returns
+    ``found``."""
+    # The entry holds ``value``, so that no other object can have its id while it is kept.
+    if len(kept) >= _KEPT:
+        kept.clear()
+    kept[id(value)] = (value, found)
+    return found
+
+
+class _Float32Lists(ObservationEncoder):
+    """An encoder of lists whose floats are float32 values, as a NumPy encoder's arrays
+    hold them: what `canasta.envs.openspiel` hands out as tensors (OpenSpiel's are
+    float32), without converting an array to a list each time."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant, numpy=False)
+
+    def _piece(self, values: list[float]) -> _Piece:
+        length = len(values)
+        return list(_float32_values(length)(_float32s(length)(*values)))
+
+
+@functools.cache
+def _float32_values(length: int) -> Callable[[bytes], tuple[float, ...]]:
+    """Reads ``length`` float32 values from their bytes."""
+    return struct.Struct(f"={length}f").unpack
