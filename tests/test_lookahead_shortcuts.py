@@ -67,8 +67,9 @@ def test_quick_tests_never_contradict_the_search(variant: str) -> None:
         out = query(table, lookahead.OUT, ctx.counts, ctx.melds, turn, ctx.opened, concealed)
         if out_impossible(table, ctx.counts, ctx.melds):
             assert not lookahead.feasible(table.variant, out), table.hands[ctx.seat]
+        on_table = {meld.rank for meld in ctx.melds}
         if not ctx.opened and opening_in_hand(
-            table, side, ctx.counts, ctx.melds, turn, ctx.hand_len
+            table, side, ctx.counts, on_table, turn, ctx.hand_len
         ):
             opening = query(table, lookahead.OPEN, ctx.counts, ctx.melds, turn, False, concealed)
             assert lookahead.feasible(table.variant, opening), table.hands[ctx.seat]
