@@ -73,7 +73,13 @@ def new_ok(variant: Variant, melds: tuple[Meld, ...], rank: int, closed: frozens
         return True
     if growable(variant, melds, rank) is not None:
         return False  # at most one incomplete meld of a rank (spec §3.5.3)
-    return variant.new_meld_after_canasta or all(m.rank != rank for m in melds)
+    return second_meld_ok(variant) or all(m.rank != rank for m in melds)
+
+
+def second_meld_ok(variant: Variant) -> bool:
+    """May a side start a meld of a rank beside one of that rank that can no longer grow?"""
+    # Spec §3.5.3: beside a canasta, where the variant allows it; classic merges them.
+    return variant.merges_same_rank or variant.new_meld_after_canasta
 
 
 def canastas(melds: tuple[Meld, ...]) -> int:
@@ -301,8 +307,7 @@ def query(
             done += 1
     # D28: going out, a full meld may take more (`lay_off_target`).
     oversize = goal == lookahead.OUT and variant.oversize_when_going_out
-    # `new_ok` for a rank without a meld that can grow.
-    new_always = variant.merges_same_rank or variant.new_meld_after_canasta
+    second = second_meld_ok(variant)  # `new_ok` for a rank without a meld that can grow
     growing: list[tuple[int, int] | None] = [None] * 13
     new_allowed = [False] * 13
     for rank in NATURAL_RANKS:
@@ -314,7 +319,7 @@ def query(
         if meld is not None:
             growing[rank] = (meld.naturals, meld.wilds)
         else:
-            new_allowed[rank] = new_always or first[rank] is None
+            new_allowed[rank] = second or first[rank] is None
     wild = grows[WILD_RANK]
     groups: list[tuple[int, int, bool] | None] = [None] * 14
     for g in turn.groups:

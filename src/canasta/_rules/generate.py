@@ -209,17 +209,18 @@ def _play_moves(st: Table) -> list[Move]:
     def add_options(add: bool, rank: int, naturals: int) -> bool:
         """Add the plays on ``rank``; False where no play at all can be legal."""
         nonlocal asked
-        t, j, usable = twos, jokers, held
+        key_twos, key_jokers, usable = twos, jokers, held
         if held > most and rank != WILD_RANK:
             # A play of naturals takes at most `most` wild cards: hands holding more share
             # the cache's keys (big hands, read from positions, hit it far more often).
-            t, j, usable = min(twos, most), min(jokers, most), most
+            key_twos, key_jokers, usable = min(twos, most), min(jokers, most), most
         # ``short`` capped at what a play can take, so that more positions share a key.
         short = min(ctx.hand_len - 2, naturals + usable) if fast else -1
         facts = rank_facts(variant, ctx, rank)
         sure, unsure = _rank_options(
-            variant, add, rank, naturals, t, j, facts, wild_incomplete, opening, short
-        )
+            variant, add, rank, naturals, key_twos, key_jokers, facts, wild_incomplete,
+            opening, short,
+        )  # fmt: skip
         moves.extend(sure)
         kind = "add" if add else "meld"
         for k, t, j, verdict in unsure:
