@@ -34,7 +34,6 @@ from canasta.moves import Discard, Move
 from canasta.table import (
     NO_CLUB,
     OVER,
-    TURN_CARD_DEPTH,
     Event,
     Meld,
     Memory,
@@ -340,7 +339,7 @@ def _build(
     club = table.club or NO_CLUB
     talons = club.talons
     turn_card = club.turn_card
-    if turn_card is None and len(stock) == TURN_CARD_DEPTH and table.variant.shows_turn_card:
+    if turn_card is None and table.turn_card_on_top:
         turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
     # Every field, set as the instance dictionary: attrs' __init__ costs a keyword argument
     # and a store per field, a fifth of what observing costs (the test of this module

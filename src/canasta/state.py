@@ -318,11 +318,10 @@ class GameState:
         table_before = self._table
         table = stack_stock(table_before, codes)
         if table is None:
-            turn_card = self.turn_card
             stock = table_before.stock
-            if turn_card is not None and len(stock) == TURN_CARD_DEPTH and codes[0] != stock[0]:
+            if table_before.turn_card_on_top and codes[0] != stock[0]:
                 raise ArgumentError(
-                    f"stock top: the turn card {turn_card} lies face up on top of the stock, "
+                    f"stock top: the turn card {CARDS[stock[0]]} lies face up on top of the stock, "
                     f"so {format_codes(codes)!r} must start with it"
                 )
             raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")

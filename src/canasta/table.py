@@ -311,6 +311,12 @@ class Table:
         return 1 if lone == 0 else 0
 
     @property
+    def turn_card_on_top(self) -> bool:
+        """The stock's top card is the Modern American turn card, lying face up."""
+        # Spec §3.5.11.2 TC2.
+        return len(self.stock) == TURN_CARD_DEPTH and self.variant.shows_turn_card
+
+    @property
     def pile_covered(self) -> bool:
         """The pile's top card lies face down: the deal ended by the discard that went out,
         and the variant covers that discard (Modern American's covered last discard)."""

@@ -115,7 +115,7 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     """
     # Spec §3.5.11.2 TC2.
     stock = st.stock
-    if top and top[0] != stock[0] and len(stock) == TURN_CARD_DEPTH and st.variant.shows_turn_card:
+    if top and top[0] != stock[0] and st.turn_card_on_top:
         return None
     rest = list(stock)
     for code in top:
