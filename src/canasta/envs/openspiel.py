@@ -136,7 +136,7 @@ class _Core:
     attributes); it pickles as a position, which is how OpenSpiel serializes states.
     """
 
-    __slots__ = ("deck", "left", "pending", "rules", "state", "top")
+    __slots__ = ("deck", "left", "pending", "player", "rules", "state", "top")
 
     def __init__(
         self,
@@ -153,6 +153,13 @@ class _Core:
         self.left = left
         self.pending = pending
         self.top = top
+        # OpenSpiel asks for the player several times a move (its C++ side through a call
+        # back into Python each time): found once.
+        if state is None or pending is not None:
+            self.player = _CHANCE
+        else:
+            to_move = state.to_move
+            self.player = _TERMINAL if to_move is None else to_move  # None: the deal is over
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return self
@@ -258,13 +265,12 @@ class CanastaState(pyspiel.State):
         return self._core.pending
 
     def current_player(self) -> int:
-        core = self._core
-        state = core.state
-        if state is None or core.pending is not None:
-            return _CHANCE
-        to_move = state.to_move
-        # None once the deal is over.
-        return _TERMINAL if to_move is None else to_move
+        return self._core.player
+
+    def is_chance_node(self) -> bool:
+        """Whether chance picks the next card (answered here, without a round trip through
+        C++)."""
+        return self._core.player == _CHANCE
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """The observation tensor of ``player`` (default: the player to move), as
@@ -291,7 +297,9 @@ class CanastaState(pyspiel.State):
         if player is None:
             player = self.current_player()
         players = rules.variant.players
-        if player not in range(players) or isinstance(player, bool | float):
+        if (type(player) is not int or not 0 <= player < players) and (  # common case first
+            player not in range(players) or isinstance(player, bool | float)
+        ):
             raise RLError(f"player must be a seat from 0 to {players - 1}, got {player!r}")
         if core.state is None:
             return [0.0] * rules.encoder.size
@@ -361,8 +369,7 @@ class CanastaState(pyspiel.State):
         return self._core.rules.actions.name(action)
 
     def is_terminal(self) -> bool:
-        core = self._core
-        return core.state is not None and core.pending is None and core.state.is_over
+        return self._core.player == _TERMINAL
 
     def returns(self) -> list[float]:
         core = self._core

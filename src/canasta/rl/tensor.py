@@ -59,7 +59,7 @@ _TURN_FIELDS = (
 _KEPT = 4096
 #: Values as an encoder's vectors hold them: float32 bytes (NumPy output) or floats.
 _Piece = bytes | list[float]
-_RANK_INDEX = {rank: i for i, rank in enumerate(_RANK_LETTERS)}
+_rank_of = operator.attrgetter("rank")
 #: A flag's value in the vector, by the flag.
 _FLAG = (0.0, 1.0)
 
@@ -387,8 +387,11 @@ class ObservationEncoder:
         return memoryview(array).cast("B"), array
 
     def __getstate__(self) -> dict[str, Any]:
-        # The kept vectors are views of arrays (which do not pickle), and only a cache.
-        return {**self.__dict__, "_last": {}}
+        # The kept vectors are views of arrays (which do not pickle), and only a cache. What
+        # was read by identity is left behind too: a copy's entries would hold copies, not
+        # the values whose ids they are kept under.
+        forgotten = ("_last", "_counts", "_meld_counts", "_features", "_threes_counts", "_turns")
+        return {**self.__dict__, **{name: {} for name in forgotten}}
 
     def _update(self, obs: Observation, old: Any, vector: Any) -> None:
         """Rewrite in ``vector``, the vector of ``old`` (an observation of the same seat, or
@@ -498,7 +501,7 @@ class ObservationEncoder:
     def _turn(self, turn: TurnProgress) -> _Piece:
         """The turn section (kept by the turn's identity: most states share a few)."""
         kept = self._turns.get(id(turn))
-        if kept is not None and kept[0] is turn:
+        if kept is not None:
             return kept[1]
         permission = turn.permission
         found = self._piece(
@@ -521,11 +524,12 @@ class ObservationEncoder:
         """``cards`` counted by rank index, each count scaled by the rank's copies in the
         decks."""
         kept = self._counts.get(id(cards))
-        if kept is not None and kept[0] is cards:
+        if kept is not None:
             return kept[1]
-        counts = [0] * _RANKS
-        for card in cards:
-            counts[_RANK_INDEX[card.rank]] += 1
+        # The ranks as one string, counted letter by letter: the loops run in C, not card by
+        # card in Python (the encoder's largest cost).
+        ranks = "".join(map(_rank_of, cards))
+        counts = map(ranks.count, _RANK_LETTERS)
         return _keep(
             self._counts, cards, self._piece(list(map(operator.mul, counts, self._rank_share)))
         )
@@ -534,7 +538,7 @@ class ObservationEncoder:
         """One side's melds: the features of each natural rank (its row of ``melds``), and
         those of its wild melds (its row of ``wild_melds``)."""
         kept = self._meld_counts.get(id(melds))
-        if kept is not None and kept[0] is melds:
+        if kept is not None:
             return kept[1]
         counts: dict[int, int] = {}
         for meld in melds:
@@ -554,7 +558,7 @@ class ObservationEncoder:
         the natural ranks' features, then (past those) of the wild melds'. Kept by the
         meld's identity: most melds last from move to move."""
         kept = self._features.get(id(meld))
-        if kept is not None and kept[0] is meld:
+        if kept is not None:
             return kept[1]
         jokers = meld.jokers
         twos = meld.wilds - jokers
@@ -571,7 +575,7 @@ class ObservationEncoder:
     def _threes(self, threes: tuple[Card, ...]) -> _Piece:
         """One side's threes: red, then black."""
         kept = self._threes_counts.get(id(threes))
-        if kept is not None and kept[0] is threes:
+        if kept is not None:
             return kept[1]
         black = sum(1 for card in threes if card.suit in ("S", "C"))
         share = self._three_share
@@ -596,7 +600,8 @@ _V = TypeVar("_V")
 def _keep(kept: dict[int, tuple[Any, _V]], value: Any, found: _V) -> _V:
     """Keep ``found``, read from ``value``, in ``kept`` by the identity of ``value``; returns
     ``found``."""
-    # The entry holds ``value``, so that no other object can have its id while it is kept.
+    # The entry holds ``value``, so that no other object can have its id while it is kept:
+    # a value found by its id is the value kept.
     if len(kept) >= _KEPT:
         kept.clear()
     kept[id(value)] = (value, found)
