@@ -15,7 +15,11 @@ one decision both ways:
 
 Both ways play the same deals and the same moves, each from empty caches, so the ratio
 compares like with like (the cost of ``legal_moves()`` varies a lot from deal to deal).
-The ratio says how many raw decisions one environment step costs (target: at most 2).
+The moves are chosen first, by random play of each deal, and turned into actions (and, for
+OpenSpiel, the stock's order into chance outcomes) before either way is measured: no
+bookkeeping falls inside a measured part, nor (``benchmarks/callgrind_rl.py``) inside the
+difference between two runs. The ratio says how many raw decisions one environment step
+costs (target: at most 2).
 
 Usage: ``python benchmarks/bench_rl.py [--deals N] [--seed S] [--variants a,b]``.
 """
@@ -52,17 +56,27 @@ def cold() -> None:
                     clear()
 
 
-def raw(state: canasta.GameState, seed: int) -> tuple[float, list[canasta.Move]]:
-    """CPU seconds of random play of ``state`` to the end of the deal, and its moves."""
+def random_play(state: canasta.GameState, seed: int) -> tuple[list[int], list[canasta.Move]]:
+    """Random play of ``state`` to the end of the deal: each move's place in its list of
+    legal moves, and the moves."""
     rng = random.Random(seed)
+    choices: list[int] = []
     moves: list[canasta.Move] = []
-    start = clock()
     while not state.is_over:
         legal = state.legal_moves()
-        move = legal[rng.randrange(len(legal))]
-        state = state.apply(move)
-        moves.append(move)
-    return clock() - start, moves
+        choices.append(rng.randrange(len(legal)))
+        moves.append(legal[choices[-1]])
+        state = state.apply(moves[-1])
+    return choices, moves
+
+
+def raw(state: canasta.GameState, choices: list[int]) -> float:
+    """CPU seconds of raw play of ``state``: ``legal_moves()``, then ``apply()`` of the move
+    ``choices`` picks from them, to the end of the deal."""
+    start = clock()
+    for choice in choices:
+        state = state.apply(state.legal_moves()[choice])
+    return clock() - start
 
 
 def pettingzoo(
@@ -71,30 +85,33 @@ def pettingzoo(
     """CPU µs per raw decision and per PettingZoo step (``last`` with tensor and mask,
     then ``step``), over the same deals and moves, and the number of decisions. Without
     ``play`` the deals are dealt but not played, without ``replay`` dealt again but not
-    replayed (``benchmarks/callgrind_rl.py`` subtracts such runs: each deals as often)."""
+    replayed (``benchmarks/callgrind_rl.py`` subtracts such runs: each deals as often, and
+    each chooses the moves first)."""
     environment = env(name)
     actions = ActionSpace(environment.variant)
     spent_raw = spent = 0.0
-    played: list[list[int]] = []
+    plans: list[tuple[list[int], list[int]]] = []
+    for i in range(deals):
+        environment.reset(seed=seed + i)
+        choices, moves = random_play(environment.game_state, seed + i)
+        plans.append((choices, [actions.encode(m) for m in moves]))
     cold()
     for i in range(deals):
         environment.reset(seed=seed + i)
         if play:
-            took, moves = raw(environment.game_state, seed + i)
-            spent_raw += took
-            played.append([actions.encode(m) for m in moves])
+            spent_raw += raw(environment.game_state, plans[i][0])
     cold()
     for i in range(deals):
         environment.reset(seed=seed + i)
         if not replay:
             continue
         start = clock()
-        for action in played[i]:
+        for action in plans[i][1]:
             environment.last()
             environment.step(action)
         spent += clock() - start
         assert environment.terminations[environment.agent_selection]
-    steps = sum(map(len, played))
+    steps = sum(len(choices) for choices, _ in plans)
     return 1e6 * spent_raw / max(steps, 1), 1e6 * spent / max(steps, 1), steps
 
 
@@ -125,21 +142,23 @@ def openspiel(
     game = pyspiel.load_game("canasta_lib", {"variant": name, "chance": chance})
     actions = ActionSpace(canasta.variants.get(name))
     spent_raw = spent = 0.0
-    played: list[tuple[list[int], list[int]]] = []
+    plans: list[tuple[list[int], list[int], list[int]]] = []
+    for i in range(deals):
+        _, deal = _dealt(game, seed + i)
+        choices, moves = random_play(deal, seed + i)
+        stock = [CARDS.index(card) for card in canasta.parse_cards(deal.to_dict()["stock"])]
+        plans.append((choices, [actions.encode(m) for m in moves], stock))
     cold()
     for i in range(deals):
         _, deal = _dealt(game, seed + i)
         if play:
-            took, moves = raw(deal, seed + i)
-            spent_raw += took
-            stock = [CARDS.index(card) for card in canasta.parse_cards(deal.to_dict()["stock"])]
-            played.append(([actions.encode(m) for m in moves], stock))
+            spent_raw += raw(deal, plans[i][0])
     cold()
     for i in range(deals):
         state, _ = _dealt(game, seed + i)
         if not replay:
             continue
-        chosen, stock = played[i]
+        _, chosen, stock = plans[i]
         drawn = iter(stock)  # chance picks the cards the raw deal drew
         start = clock()
         for action in chosen:
@@ -150,7 +169,7 @@ def openspiel(
                 state.apply_action(next(drawn))
         spent += clock() - start
         assert state.is_terminal()
-    steps = sum(len(chosen) for chosen, _ in played)
+    steps = sum(len(choices) for choices, _, _ in plans)
     return 1e6 * spent_raw / max(steps, 1), 1e6 * spent / max(steps, 1), steps
 
 

@@ -4,9 +4,10 @@
 moves; on a shared machine those seconds vary from run to run. This runs the same
 measurements under ``valgrind --tool=callgrind``, three times per environment: dealing
 only, dealing and raw play, and dealing, raw play and the environment's replay (all after
-one warm-up deal of each). The differences are the instructions of the raw decisions and
-of the environment's steps; their ratio is the figure ``bench_rl.py`` prints, without the
-noise. ``PYTHONHASHSEED=0`` and the fixed seeds make the counts repeatable, and freezing
+one warm-up deal of each). Every run first chooses the moves by random play and turns them
+into actions (the bookkeeping ``bench_rl.py`` does not time), so the differences are the
+instructions of the raw decisions and of the environment's steps alone; their ratio is the
+figure ``bench_rl.py`` prints, without the noise. ``PYTHONHASHSEED=0`` and the fixed seeds make the counts repeatable, and freezing
 the heap after the warm-up (``gc.freeze``) keeps full garbage collections from landing in
 one run or another.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator
-from itertools import repeat
 
 import attrs
 
@@ -51,8 +50,6 @@ _SIMPLE: tuple[tuple[str, Move], ...] = (
     ("no", Answer(False)),
 )
 _BLACK_THREES = (Card("3", "S"), Card("3", "C"))
-#: What `ActionSpace.legal` finds for a move whose index it has not kept.
-_UNKNOWN = -1
 
 # The key of an index: (kind, rank, naturals, twos, jokers); rank "" for take and the
 # moves without cards, "*" for the wild meld, "3" for the black threes.
@@ -220,10 +217,8 @@ class ActionSpace:
         # encode() of the moves legal_moves() gives: they repeat from state to state.
         self._cache: dict[Move, int] = {}
         self._last: tuple[GameState, dict[int, Move]] | None = None
-        # The indices of legal moves by the move's id, and the moves (held, so that no
-        # other object gets the id of one while its index is kept).
-        self._by_id: dict[int, int] = {}
-        self._held: list[Move] = []
+        # By id: the move (so its id is not reused while kept) and its index.
+        self._by_id: dict[int, tuple[Move, int]] = {}
 
     @property
     def size(self) -> int:
@@ -272,32 +267,27 @@ class ActionSpace:
             return last[1]
         self._check_state(state)
         # The engine hands out the same move objects from state to state: their indices
-        # are kept by identity, which is cheaper than hashing a move (and looked up in C).
-        moves = state.legal_moves()
-        indices = list(map(self._by_id.get, map(id, moves), repeat(_UNKNOWN)))
-        if _UNKNOWN in indices:
-            indices = [
-                self._legal_index(move) if index == _UNKNOWN else index
-                for move, index in zip(moves, indices, strict=True)
-            ]
-        # Indices differ from move to move: sorting compares them alone.
-        legal = dict(sorted(zip(indices, moves, strict=True)))
+        # are kept by identity, which is cheaper than hashing a move.
+        known = self._by_id
+        pairs = []
+        for move in state.legal_moves():
+            kept = known.get(id(move))
+            if kept is None or kept[0] is not move:
+                if len(known) >= 8 * len(self._keys):
+                    known.clear()
+                kept = known[id(move)] = (move, self._legal_index(move))
+            pairs.append((kept[1], move))
+        pairs.sort()
+        legal = dict(pairs)
         self._last = (state, legal)
         return legal
 
     def _legal_index(self, move: Move) -> int:
         """The index of ``move``, a legal move: from its key, without hashing the move (as
-        `encode` does to keep indices by move); kept by the move's identity."""
+        `encode` does to keep indices by move)."""
         key = _move_key(move)
         index = None if key is None else self._index.get(key)
-        if index is None:
-            return self.encode(move)  # it tells what is wrong
-        if len(self._held) >= 8 * len(self._keys):
-            self._by_id.clear()
-            self._held.clear()
-        self._by_id[id(move)] = index
-        self._held.append(move)
-        return index
+        return self.encode(move) if index is None else index  # encode() tells what is wrong
 
     def mask(self, state: GameState) -> bytearray:
         """One byte per action: 1 where the action is legal in ``state``, else 0."""

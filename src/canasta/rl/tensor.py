@@ -59,7 +59,7 @@ _TURN_FIELDS = (
 _KEPT = 4096
 #: Values as an encoder's vectors hold them: float32 bytes (NumPy output) or floats.
 _Piece = bytes | list[float]
-_rank_of = operator.attrgetter("rank")
+_RANK_INDEX = {rank: i for i, rank in enumerate(_RANK_LETTERS)}
 #: A flag's value in the vector, by the flag.
 _FLAG = (0.0, 1.0)
 
@@ -526,10 +526,9 @@ class ObservationEncoder:
         kept = self._counts.get(id(cards))
         if kept is not None:
             return kept[1]
-        # The ranks as one string, counted letter by letter: the loops run in C, not card by
-        # card in Python (the encoder's largest cost).
-        ranks = "".join(map(_rank_of, cards))
-        counts = map(ranks.count, _RANK_LETTERS)
+        counts = [0] * _RANKS
+        for card in cards:
+            counts[_RANK_INDEX[card.rank]] += 1
         return _keep(
             self._counts, cards, self._piece(list(map(operator.mul, counts, self._rank_share)))
         )
