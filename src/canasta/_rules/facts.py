@@ -307,19 +307,23 @@ def query(
             done += 1
     # D28: going out, a full meld may take more (`lay_off_target`).
     oversize = goal == lookahead.OUT and variant.oversize_when_going_out
-    second = second_meld_ok(variant)  # `new_ok` for a rank without a meld that can grow
     growing: list[tuple[int, int] | None] = [None] * 13
-    new_allowed = [False] * 13
-    for rank in NATURAL_RANKS:
-        if rank in closed:
-            continue
-        meld = grows[rank]
-        if meld is None and oversize:
-            meld = first[rank]
-        if meld is not None:
-            growing[rank] = (meld.naturals, meld.wilds)
+    # A natural rank that is not closed and has no meld may start one (`new_ok`): only the
+    # ranks of the melds (a few) need a closer look, not all 11 natural ranks.
+    new_allowed = list(_startable(closed))
+    second = second_meld_ok(variant)  # `new_ok` for a rank without a meld that can grow
+    for m in melds:
+        rank = m.rank
+        if not new_allowed[rank]:
+            continue  # not a natural rank, closed, or already seen with a meld that grows
+        grow = grows[rank]
+        if grow is None and oversize:
+            grow = first[rank]
+        if grow is not None:
+            growing[rank] = (grow.naturals, grow.wilds)
+            new_allowed[rank] = False
         else:
-            new_allowed[rank] = second or first[rank] is None
+            new_allowed[rank] = second
     wild = grows[WILD_RANK]
     groups: list[tuple[int, int, bool] | None] = [None] * 14
     for g in turn.groups:
@@ -352,6 +356,13 @@ def query(
     ):
         q = q._replace(keeps=1)  # TL7: the talon will fill the hand; a card to discard will do
     return q
+
+
+@lru_cache(maxsize=256)
+def _startable(closed: frozenset[int]) -> tuple[bool, ...]:
+    """By rank index 0..12: a natural rank that is not closed (a new meld of it may start
+    where the side has none of the rank); few sets of closed ranks occur."""
+    return tuple(rank in NATURAL_RANKS and rank not in closed for rank in range(13))
 
 
 def hand_counts(hand: tuple[int, ...]) -> list[int]:

@@ -388,16 +388,18 @@ def play_turn(st: Table, play: Play) -> Turn:
         return turn
     turn = st.turn
     rank = play.rank
+    # The changes are collected and the turn copied once: the generator asks this for
+    # every candidate play of a side that has not opened.
+    changes: dict[str, object] = {"melded": True}
     if play.kind == "add" and not any(g.rank == rank for g in turn.groups):
-        turn = evolve(turn, laid_off=True, melded=True)
+        changes["laid_off"] = True
     else:
-        groups = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
-        turn = evolve(turn, melded=True, groups=groups)
+        changes["groups"] = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
     if play.obliged and not turn.must_go_out:
-        turn = evolve(turn, must_go_out=True)
+        changes["must_go_out"] = True
     if not st.opened[st.variant.side_of(st.to_move or 0)]:
-        turn = evolve(turn, opening=turn.opening + value)
-    return turn
+        changes["opening"] = turn.opening + value
+    return evolve(turn, **changes)
 
 
 def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
