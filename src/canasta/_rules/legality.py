@@ -588,13 +588,13 @@ def discard_reason(st: Table, code: int) -> R | None:
     reason = discard_block(st)
     if reason is not None or not st.variant.restricts_discards:
         return reason
-    return _card_discard_reason(st, context(st), code)
+    return st.variant.discard_reason(code, *_discard_facts(st, context(st)))
 
 
-def _card_discard_reason(st: Table, ctx: Context, code: int) -> R | None:
-    """The variant's rule for discarding ``code`` (where no block stops every discard)."""
-    going_out = ctx.hand_len == 1
-    return st.variant.discard_reason(code, ctx.counts, not st.pile, going_out, ctx.closed)
+def _discard_facts(st: Table, ctx: Context) -> tuple[list[int], bool, bool, frozenset[int]]:
+    """What the variant's discard rule reads besides the card: the hand by rank, the pile
+    empty, the player going out with the discard, the closed ranks."""
+    return ctx.counts, not st.pile, ctx.hand_len == 1, ctx.closed
 
 
 def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
@@ -602,14 +602,16 @@ def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
     the ranks in ``order`` of which the player to move may discard a card, each judged
     as `discard_reason` judges the card ``discard:R`` names (`pattern_at`)."""
     ctx = context(st)
-    counts = ctx.counts
     hand = st.hands[ctx.seat]
+    # The facts once for all ranks (this runs in every play phase of such a variant).
+    counts, pile_empty, going_out, closed = _discard_facts(st, ctx)
+    rule = st.variant.discard_reason
     ranks = []
     for rank in order:
         if counts[rank]:
             at = pattern_at(hand, rank)
             assert at is not None  # the hand holds a card of the rank
-            if _card_discard_reason(st, ctx, hand[at]) is None:
+            if rule(hand[at], counts, pile_empty, going_out, closed) is None:
                 ranks.append(rank)
     return ranks
 
