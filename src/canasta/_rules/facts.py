@@ -43,10 +43,19 @@ def growable(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | Non
     return None
 
 
-def lay_off_target(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | None:
-    """The meld an ``add:`` of ``rank`` goes to: the growable one, or a full one."""
+def lay_off_target(
+    variant: Variant,
+    melds: tuple[Meld, ...],
+    rank: int,
+    known: Sequence[Meld | None] | None = None,
+) -> Meld | None:
+    """The meld an ``add:`` of ``rank`` goes to: the growable one, or a full one.
+
+    ``known``: the side's `growable` meld of each rank, where the caller has them (the
+    player's `Context`): the generator asks for every rank of every play phase.
+    """
     # D28.
-    target = growable(variant, melds, rank)
+    target = growable(variant, melds, rank) if known is None else known[rank]
     if target is None and variant.oversize_when_going_out:
         target = next((m for m in melds if m.rank == rank), None)
     return target
@@ -65,13 +74,20 @@ def closed_ranks(st: Table) -> frozenset[int]:
     )
 
 
-def new_ok(variant: Variant, melds: tuple[Meld, ...], rank: int, closed: frozenset[int]) -> bool:
-    """May the side start a meld of ``rank`` (classic: it merges into the existing one)?"""
+def new_ok(
+    variant: Variant,
+    melds: tuple[Meld, ...],
+    rank: int,
+    closed: frozenset[int],
+    known: Sequence[Meld | None] | None = None,
+) -> bool:
+    """May the side start a meld of ``rank`` (classic: it merges into the existing one)?
+    ``known`` as for `lay_off_target`."""
     if rank in closed:
         return False
     if variant.merges_same_rank:
         return True
-    if growable(variant, melds, rank) is not None:
+    if (growable(variant, melds, rank) if known is None else known[rank]) is not None:
         return False  # at most one incomplete meld of a rank (spec §3.5.3)
     return second_meld_ok(variant) or all(m.rank != rank for m in melds)
 

@@ -198,9 +198,9 @@ def rank_facts(
     grow = None if target is None else (target.naturals, target.wilds)
     full = None
     if target is None and rank != WILD_RANK:
-        other = lay_off_target(variant, melds, rank)
+        other = lay_off_target(variant, melds, rank, ctx.growable)
         full = None if other is None else (other.naturals, other.wilds)
-    return grow, full, new_ok(variant, melds, rank, ctx.closed), rank in ctx.closed
+    return grow, full, new_ok(variant, melds, rank, ctx.closed, ctx.growable), rank in ctx.closed
 
 
 def play_effect(
@@ -235,7 +235,7 @@ def legal_play(
     if rank == THREE:
         target = None
     elif verdict & JOINS_FULL:
-        target = lay_off_target(st.variant, ctx.melds, rank)
+        target = lay_off_target(st.variant, ctx.melds, rank, ctx.growable)
     else:
         target = ctx.growable[rank]
     obliged = bool(verdict & OBLIGES) or st.turn.must_go_out
