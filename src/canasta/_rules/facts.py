@@ -66,12 +66,25 @@ def closed_ranks(st: Table) -> frozenset[int]:
     # Spec §3.5.3.
     if not st.variant.closes_ranks:
         return frozenset()
-    return frozenset(
+    melds = st.melds
+    last_melds, last_closed = _LAST_CLOSED[0]
+    if melds is last_melds:
+        return last_closed
+    closed = frozenset(
         m.rank
-        for side in st.melds
+        for side in melds
         for m in side
         if m.is_canasta and m.is_natural and m.rank not in (WILD_RANK, THREE)
     )
+    _LAST_CLOSED[0] = (melds, closed)
+    return closed
+
+
+#: The melds `closed_ranks` read last and its answer. The tables of a deal share their
+#: melds until a meld changes, and every position's context asks (Modern American, where
+#: ranks close): one entry answers most of them. The melds are immutable, so the same
+#: object has the same answer.
+_LAST_CLOSED: list[tuple[tuple[tuple[Meld, ...], ...], frozenset[int]]] = [((), frozenset())]
 
 
 def new_ok(
