@@ -43,10 +43,19 @@ def growable(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | Non
     return None
 
 
-def lay_off_target(variant: Variant, melds: tuple[Meld, ...], rank: int) -> Meld | None:
-    """The meld an ``add:`` of ``rank`` goes to: the growable one, or a full one."""
+def lay_off_target(
+    variant: Variant,
+    melds: tuple[Meld, ...],
+    rank: int,
+    known: Sequence[Meld | None] | None = None,
+) -> Meld | None:
+    """The meld an ``add:`` of ``rank`` goes to: the growable one, or a full one.
+
+    ``known``: the side's `growable` meld of each rank, where the caller has them (the
+    player's `Context`): the generator asks for every rank of every play phase.
+    """
     # D28.
-    target = growable(variant, melds, rank)
+    target = growable(variant, melds, rank) if known is None else known[rank]
     if target is None and variant.oversize_when_going_out:
         target = next((m for m in melds if m.rank == rank), None)
     return target
@@ -57,21 +66,41 @@ def closed_ranks(st: Table) -> frozenset[int]:
     # Spec §3.5.3.
     if not st.variant.closes_ranks:
         return frozenset()
-    return frozenset(
+    melds = st.melds
+    last_melds, last_closed = _LAST_CLOSED[0]
+    if melds is last_melds:
+        return last_closed
+    closed = frozenset(
         m.rank
-        for side in st.melds
+        for side in melds
         for m in side
         if m.is_canasta and m.is_natural and m.rank not in (WILD_RANK, THREE)
     )
+    _LAST_CLOSED[0] = (melds, closed)
+    return closed
 
 
-def new_ok(variant: Variant, melds: tuple[Meld, ...], rank: int, closed: frozenset[int]) -> bool:
-    """May the side start a meld of ``rank`` (classic: it merges into the existing one)?"""
+#: The melds `closed_ranks` read last and its answer. The tables of a deal share their
+#: melds until a meld changes, and every position's context asks (Modern American, where
+#: ranks close): one entry answers most of them. The melds are immutable, so the same
+#: object has the same answer.
+_LAST_CLOSED: list[tuple[tuple[tuple[Meld, ...], ...], frozenset[int]]] = [((), frozenset())]
+
+
+def new_ok(
+    variant: Variant,
+    melds: tuple[Meld, ...],
+    rank: int,
+    closed: frozenset[int],
+    known: Sequence[Meld | None] | None = None,
+) -> bool:
+    """May the side start a meld of ``rank`` (classic: it merges into the existing one)?
+    ``known`` as for `lay_off_target`."""
     if rank in closed:
         return False
     if variant.merges_same_rank:
         return True
-    if growable(variant, melds, rank) is not None:
+    if (growable(variant, melds, rank) if known is None else known[rank]) is not None:
         return False  # at most one incomplete meld of a rank (spec §3.5.3)
     return second_meld_ok(variant) or all(m.rank != rank for m in melds)
 
@@ -307,19 +336,23 @@ def query(
             done += 1
     # D28: going out, a full meld may take more (`lay_off_target`).
     oversize = goal == lookahead.OUT and variant.oversize_when_going_out
-    second = second_meld_ok(variant)  # `new_ok` for a rank without a meld that can grow
     growing: list[tuple[int, int] | None] = [None] * 13
-    new_allowed = [False] * 13
-    for rank in NATURAL_RANKS:
-        if rank in closed:
-            continue
-        meld = grows[rank]
-        if meld is None and oversize:
-            meld = first[rank]
-        if meld is not None:
-            growing[rank] = (meld.naturals, meld.wilds)
+    # A natural rank that is not closed and has no meld may start one (`new_ok`): only the
+    # ranks of the melds (a few) need a closer look, not all 11 natural ranks.
+    new_allowed = list(_startable(closed))
+    second = second_meld_ok(variant)  # `new_ok` for a rank without a meld that can grow
+    for m in melds:
+        rank = m.rank
+        if not new_allowed[rank]:
+            continue  # not a natural rank, closed, or already seen with a meld that grows
+        grow = grows[rank]
+        if grow is None and oversize:
+            grow = first[rank]
+        if grow is not None:
+            growing[rank] = (grow.naturals, grow.wilds)
+            new_allowed[rank] = False
         else:
-            new_allowed[rank] = second or first[rank] is None
+            new_allowed[rank] = second
     wild = grows[WILD_RANK]
     groups: list[tuple[int, int, bool] | None] = [None] * 14
     for g in turn.groups:
@@ -352,6 +385,13 @@ def query(
     ):
         q = q._replace(keeps=1)  # TL7: the talon will fill the hand; a card to discard will do
     return q
+
+
+@lru_cache(maxsize=256)
+def _startable(closed: frozenset[int]) -> tuple[bool, ...]:
+    """By rank index 0..12: a natural rank that is not closed (a new meld of it may start
+    where the side has none of the rank); few sets of closed ranks occur."""
+    return tuple(rank in NATURAL_RANKS and rank not in closed for rank in range(13))
 
 
 def hand_counts(hand: tuple[int, ...]) -> list[int]:

@@ -198,9 +198,9 @@ def rank_facts(
     grow = None if target is None else (target.naturals, target.wilds)
     full = None
     if target is None and rank != WILD_RANK:
-        other = lay_off_target(variant, melds, rank)
+        other = lay_off_target(variant, melds, rank, ctx.growable)
         full = None if other is None else (other.naturals, other.wilds)
-    return grow, full, new_ok(variant, melds, rank, ctx.closed), rank in ctx.closed
+    return grow, full, new_ok(variant, melds, rank, ctx.closed, ctx.growable), rank in ctx.closed
 
 
 def play_effect(
@@ -235,7 +235,7 @@ def legal_play(
     if rank == THREE:
         target = None
     elif verdict & JOINS_FULL:
-        target = lay_off_target(st.variant, ctx.melds, rank)
+        target = lay_off_target(st.variant, ctx.melds, rank, ctx.growable)
     else:
         target = ctx.growable[rank]
     obliged = bool(verdict & OBLIGES) or st.turn.must_go_out
@@ -388,16 +388,18 @@ def play_turn(st: Table, play: Play) -> Turn:
         return turn
     turn = st.turn
     rank = play.rank
+    # The changes are collected and the turn copied once: the generator asks this for
+    # every candidate play of a side that has not opened.
+    changes: dict[str, object] = {"melded": True}
     if play.kind == "add" and not any(g.rank == rank for g in turn.groups):
-        turn = evolve(turn, laid_off=True, melded=True)
+        changes["laid_off"] = True
     else:
-        groups = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
-        turn = evolve(turn, melded=True, groups=groups)
+        changes["groups"] = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
     if play.obliged and not turn.must_go_out:
-        turn = evolve(turn, must_go_out=True)
+        changes["must_go_out"] = True
     if not st.opened[st.variant.side_of(st.to_move or 0)]:
-        turn = evolve(turn, opening=turn.opening + value)
-    return turn
+        changes["opening"] = turn.opening + value
+    return evolve(turn, **changes)
 
 
 def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
@@ -586,13 +588,13 @@ def discard_reason(st: Table, code: int) -> R | None:
     reason = discard_block(st)
     if reason is not None or not st.variant.restricts_discards:
         return reason
-    return _card_discard_reason(st, context(st), code)
+    return st.variant.discard_reason(code, *_discard_facts(st, context(st)))
 
 
-def _card_discard_reason(st: Table, ctx: Context, code: int) -> R | None:
-    """The variant's rule for discarding ``code`` (where no block stops every discard)."""
-    going_out = ctx.hand_len == 1
-    return st.variant.discard_reason(code, ctx.counts, not st.pile, going_out, ctx.closed)
+def _discard_facts(st: Table, ctx: Context) -> tuple[list[int], bool, bool, frozenset[int]]:
+    """What the variant's discard rule reads besides the card: the hand by rank, the pile
+    empty, the player going out with the discard, the closed ranks."""
+    return ctx.counts, not st.pile, ctx.hand_len == 1, ctx.closed
 
 
 def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
@@ -600,14 +602,16 @@ def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
     the ranks in ``order`` of which the player to move may discard a card, each judged
     as `discard_reason` judges the card ``discard:R`` names (`pattern_at`)."""
     ctx = context(st)
-    counts = ctx.counts
     hand = st.hands[ctx.seat]
+    # The facts once for all ranks (this runs in every play phase of such a variant).
+    counts, pile_empty, going_out, closed = _discard_facts(st, ctx)
+    rule = st.variant.discard_reason
     ranks = []
     for rank in order:
         if counts[rank]:
             at = pattern_at(hand, rank)
             assert at is not None  # the hand holds a card of the rank
-            if _card_discard_reason(st, ctx, hand[at]) is None:
+            if rule(hand[at], counts, pile_empty, going_out, closed) is None:
                 ranks.append(rank)
     return ranks
 

