@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from canasta import _input
+from canasta._identity import keep
 from canasta.cards import CARDS, Card, cards_of
 from canasta.display import LETTERS, draw_observation
 from canasta.errors import ArgumentError
@@ -86,14 +87,9 @@ def _progress(turn: Turn) -> TurnProgress:
     """``turn_progress(turn)``, kept by the turn's identity: successive states share most
     of their turns, and the cache of `turn_progress` hashes every field of the turn."""
     found = _PROGRESS.get(id(turn))
-    if found is not None and found[0] is turn:
+    if found is not None:
         return found[1]
-    progress = turn_progress(turn)
-    if len(_PROGRESS) >= _PROGRESS_KEPT:
-        _PROGRESS.clear()
-    # The entry holds the turn: no other object can have its id while it is kept.
-    _PROGRESS[id(turn)] = (turn, progress)
-    return progress
+    return keep(_PROGRESS, turn, turn_progress(turn), _PROGRESS_KEPT)
 
 
 @lru_cache(maxsize=1024)

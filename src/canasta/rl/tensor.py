@@ -15,8 +15,9 @@ import operator
 import struct
 from collections.abc import Callable, Iterable
 from itertools import chain
-from typing import Any, TypeVar
+from typing import Any
 
+from canasta._identity import keep
 from canasta.cards import Card
 from canasta.observation import Observation
 from canasta.rl.actions import Block, RLError
@@ -518,7 +519,7 @@ class ObservationEncoder:
                 _FLAG[turn.no_discard],
             ]
         )
-        return _keep(self._turns, turn, found)
+        return keep(self._turns, turn, found, _KEPT)
 
     def _counted(self, cards: tuple[Card, ...]) -> _Piece:
         """``cards`` counted by rank index, each count scaled by the rank's copies in the
@@ -529,9 +530,8 @@ class ObservationEncoder:
         counts = [0] * _RANKS
         for card in cards:
             counts[_RANK_INDEX[card.rank]] += 1
-        return _keep(
-            self._counts, cards, self._piece(list(map(operator.mul, counts, self._rank_share)))
-        )
+        found = self._piece(list(map(operator.mul, counts, self._rank_share)))
+        return keep(self._counts, cards, found, _KEPT)
 
     def _melds(self, melds: tuple[Meld, ...]) -> tuple[_Piece, _Piece]:
         """One side's melds: the features of each natural rank (its row of ``melds``), and
@@ -550,7 +550,7 @@ class ObservationEncoder:
             values[entry] = count * share[entry]
         cut = self._side_length
         found = (self._piece(values[:cut]), self._piece(values[cut:]))
-        return _keep(self._meld_counts, melds, found)
+        return keep(self._meld_counts, melds, found, _KEPT)
 
     def _meld_features(self, meld: Meld) -> tuple[tuple[int, int], ...]:
         """What ``meld`` adds to its side's features, as (entry, amount) pairs: entries of
@@ -569,7 +569,7 @@ class ObservationEncoder:
             features = [(at, meld.naturals), (at + 1, twos), (at + 2, jokers)]
             if meld.is_canasta:
                 features.append((at + (3 if meld.is_natural else 4), 1))
-        return _keep(self._features, meld, tuple(f for f in features if f[1]))
+        return keep(self._features, meld, tuple(f for f in features if f[1]), _KEPT)
 
     def _threes(self, threes: tuple[Card, ...]) -> _Piece:
         """One side's threes: red, then black."""
@@ -579,7 +579,7 @@ class ObservationEncoder:
         black = sum(1 for card in threes if card.suit in ("S", "C"))
         share = self._three_share
         found = self._piece([share * (len(threes) - black), share * black])
-        return _keep(self._threes_counts, threes, found)
+        return keep(self._threes_counts, threes, found, _KEPT)
 
     def _minimum(self, score: int) -> float:
         """A side's initial-meld minimum for its score, scaled and clipped (cached)."""
@@ -591,20 +591,6 @@ class ObservationEncoder:
 
     def __repr__(self) -> str:
         return f"<ObservationEncoder {self.variant.name} size={self.size}>"
-
-
-_V = TypeVar("_V")
-
-
-def _keep(kept: dict[int, tuple[Any, _V]], value: Any, found: _V) -> _V:
-    """Keep ``found``, read from ``value``, in ``kept`` by the identity of ``value``; returns
-    ``found``."""
-    # The entry holds ``value``, so that no other object can have its id while it is kept:
-    # a value found by its id is the value kept.
-    if len(kept) >= _KEPT:
-        kept.clear()
-    kept[id(value)] = (value, found)
-    return found
 
 
 class _Float32Lists(ObservationEncoder):
