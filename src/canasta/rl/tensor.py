@@ -250,6 +250,12 @@ class ObservationEncoder:
         self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS) + wild
         self._three_share = joker_share  # two red threes a deck, and two black
         piece = self._piece
+        # Per rank index, per count (at most the rank's copies): the count's share as a
+        # piece of one value, so that a section of counts is joined, not computed.
+        self._count_pieces = tuple(
+            tuple(piece([count * share]) for count in range(int(copies) + 1))
+            for copies, share in zip(self._copies, self._rank_share, strict=True)
+        )
         self._flag = tuple(piece([flag]) for flag in _FLAG)
         self._no_ranks = piece([0.0] * _RANKS)
         self._one_rank = {
@@ -540,7 +546,7 @@ class ObservationEncoder:
         counts = [0] * _RANKS
         for code in codes:
             counts[_RANK_OF_CODE[code]] += 1
-        found = self._piece(list(map(operator.mul, counts, self._rank_share)))
+        found = self._join(map(operator.getitem, self._count_pieces, counts))
         return keep(self._counts, codes, found, _KEPT)
 
     def _melds(self, melds: tuple[Meld, ...]) -> tuple[_Piece, _Piece]:
