@@ -238,6 +238,9 @@ class ObservationEncoder:
             for side in range(sides)
         )
         self._join: Callable[[Iterable[Any]], _Piece] = b"".join if self._numpy else _chained
+        # A section of one value per seat, side or rank joins such values: 4 bytes each for
+        # NumPy output, floats for lists.
+        self._join_values: Callable[[Iterable[Any]], _Piece] = b"".join if self._numpy else list
         # Per rank index: a card's share of its rank's copies in the decks.
         self._rank_share = tuple(1.0 / c for c in self._copies)
         self._meld_at = {rank: i * _MELD_FEATURES for i, rank in enumerate(_MELD_RANKS)}
@@ -250,13 +253,20 @@ class ObservationEncoder:
         self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS) + wild
         self._three_share = joker_share  # two red threes a deck, and two black
         piece = self._piece
-        # Per rank index, per count (at most the rank's copies): the count's share as a
-        # piece of one value, so that a section of counts is joined, not computed.
-        self._count_pieces = tuple(
-            tuple(piece([count * share]) for count in range(int(copies) + 1))
+
+        def value(entry: float) -> Any:
+            """``entry`` as `_join_values` joins it."""
+            one = piece([entry])
+            return one if self._numpy else one[0]
+
+        # Per rank index, per count (at most the rank's copies): the count's share, so that
+        # a section of counts is joined, not computed.
+        self._count_values = tuple(
+            tuple(value(count * share) for count in range(int(copies) + 1))
             for copies, share in zip(self._copies, self._rank_share, strict=True)
         )
         self._flag = tuple(piece([flag]) for flag in _FLAG)
+        self._flag_values = tuple(map(value, _FLAG))
         self._no_ranks = piece([0.0] * _RANKS)
         self._one_rank = {
             rank: piece([1.0 if j == i else 0.0 for j in range(_RANKS)])
@@ -273,7 +283,7 @@ class ObservationEncoder:
         # Sizes as shares, by size: of the hand size (hands), of the decks (pile, stock).
         self._of_hand = tuple(n / hand_size for n in range(cards + 1))
         self._of_cards = tuple(n / self._cards for n in range(cards + 1))
-        self._hand_sizes = tuple(piece([share]) for share in self._of_hand)
+        self._hand_sizes = tuple(map(value, self._of_hand))
         # The stock's and the pile's sizes.
         self._stock = tuple(piece([share]) for share in self._of_cards)
         # Talon sizes as shares of the largest talon (4): 1 for the first side to open.
@@ -421,7 +431,9 @@ class ObservationEncoder:
             vector[at["hand"]] = self._counted(hand)
         sizes = obs.hand_sizes
         if sizes != old.hand_sizes:
-            vector[at["hand_sizes"]] = self._join(map(self._hand_sizes.__getitem__, by_seat(sizes)))
+            vector[at["hand_sizes"]] = self._join_values(
+                map(self._hand_sizes.__getitem__, by_seat(sizes))
+            )
         known, was = memory.known, was_memory.known
         if known is not was:
             for other, row in self._known_rows[seat]:
@@ -437,11 +449,11 @@ class ObservationEncoder:
             for of_side, _, _, row in self._side_rows[side]:
                 if threes[of_side] is not was[of_side]:
                     vector[row] = self._threes(threes[of_side])
-        flag = self._flag.__getitem__
+        flag = self._flag_values.__getitem__
         if obs.opened != old.opened:
-            vector[at["opened"]] = self._join(map(flag, by_side(obs.opened)))
+            vector[at["opened"]] = self._join_values(map(flag, by_side(obs.opened)))
         if obs.melded_seats != old.melded_seats:
-            vector[at["melded"]] = self._join(map(flag, by_seat(obs.melded_seats)))
+            vector[at["melded"]] = self._join_values(map(flag, by_seat(obs.melded_seats)))
         top = obs.pile_top
         if top is not old.pile_top:
             vector[at["pile_top"]] = self._no_ranks if top is None else self._one_rank[top.rank]
@@ -546,7 +558,7 @@ class ObservationEncoder:
         counts = [0] * _RANKS
         for code in codes:
             counts[_RANK_OF_CODE[code]] += 1
-        found = self._join(map(operator.getitem, self._count_pieces, counts))
+        found = self._join_values(map(operator.getitem, self._count_values, counts))
         return keep(self._counts, codes, found, _KEPT)
 
     def _melds(self, melds: tuple[Meld, ...]) -> tuple[_Piece, _Piece]:
