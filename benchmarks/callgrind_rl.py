@@ -44,7 +44,7 @@ def play(variant: str, label: str, deals: int, seed: int, run: int) -> int:
     gc.collect()
     gc.freeze()
     raw_play, replay = _RUNS[run]
-    return measure(variant, deals, seed, play=raw_play, replay=replay)[2]
+    return measure(variant, deals, seed, play=raw_play, replay=replay).decisions
 
 
 def main(argv: Sequence[str] | None = None) -> int:
