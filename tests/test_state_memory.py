@@ -219,7 +219,9 @@ def test_play_and_observation_leave_no_reference_cycles(variant: str) -> None:
             rng = random.Random(seed)
             state = canasta.new_game(variant, seed=seed)
             while not state.is_over:
-                state.observe(state.to_move)
+                seat = state.to_move
+                assert seat is not None  # for mypy: a seat is to move until the deal is over
+                state.observe(seat)
                 state = state.apply(rng.choice(state.legal_moves()))
             del state
         assert gc.collect() == 0
