@@ -134,6 +134,8 @@ def _card(code: int) -> Card:
 
 #: Interned public cards by code.
 CARDS: tuple[Card, ...] = tuple(_card(c) for c in range(53))
+#: The code of each card of `CARDS`, by its identity (they live as long as the module).
+_CODE_OF: dict[int, int] = {id(card): code for code, card in enumerate(CARDS)}
 #: Interned rank patterns (suitless cards) by rank letter, for moves.
 RANK_PATTERNS: dict[str, Card] = {rank: Card(rank) for rank in RANKS}
 
@@ -212,9 +214,13 @@ def card_codes(cards: Iterable[Card] | str) -> tuple[int, ...]:
         return parse_codes(cards)
     codes: list[int] = []
     for card in cards:
-        if not isinstance(card, Card) or card.is_pattern:
-            raise NotationError(f"expected cards, got {excerpt(card)}")
-        codes.append(card.code)
+        # The library's own cards (`CARDS`) are found by identity, cheaper than the checks.
+        code = _CODE_OF.get(id(card))
+        if code is None:
+            if not isinstance(card, Card) or card.is_pattern:
+                raise NotationError(f"expected cards, got {excerpt(card)}")
+            code = card.code
+        codes.append(code)
     return tuple(codes)
 
 

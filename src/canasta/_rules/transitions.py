@@ -118,10 +118,11 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     if top and top[0] != stock[0] and st.turn_card_on_top:
         return None
     rest = list(stock)
-    for code in top:
-        if code not in rest:
-            return None
-        rest.remove(code)
+    try:
+        for code in top:
+            del rest[rest.index(code)]  # one scan a card, where `in` and remove() take two
+    except ValueError:
+        return None
     return evolve(st, stock=(*top, *rest))
 
 
