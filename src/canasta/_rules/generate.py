@@ -227,6 +227,7 @@ def _play_moves(st: Table) -> list[Move]:
     held = twos + jokers
     most = variant.max_wilds_per_meld
     asked = False  # `opening_reachable` asked
+    on_table = {m.rank for m in ctx.melds}
 
     def add_options(add: bool, rank: int, naturals: int) -> bool:
         """Add the plays on ``rank``; False where no play at all can be legal."""
@@ -238,7 +239,7 @@ def _play_moves(st: Table) -> list[Move]:
             key_twos, key_jokers, usable = min(twos, most), min(jokers, most), most
         # ``short`` capped at what a play can take, so that more positions share a key.
         short = min(ctx.hand_len - 2, naturals + usable) if fast else -1
-        facts = rank_facts(variant, ctx, rank)
+        facts = rank_facts(variant, ctx, rank, on_table)
         sure, rest = _rank_options(
             variant, add, rank, naturals, key_twos, key_jokers, facts, wild_incomplete,
             opening, goal, short,
@@ -267,7 +268,6 @@ def _play_moves(st: Table) -> list[Move]:
             return moves
     if variant.has_wild_melds and held and not add_options(False, WILD_RANK, 0):
         return moves
-    on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
         # A lay-off needs a card: a natural of the rank or a wild card.
         naturals = 0 if rank == WILD_RANK else counts[rank]

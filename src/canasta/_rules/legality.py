@@ -9,7 +9,7 @@ play, without building a move first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from functools import cache
 from typing import NamedTuple
 
@@ -188,11 +188,19 @@ def meld_verdict(
 OBLIGES, JOINS_FULL = 1, 2
 
 
+#: `rank_facts` of a rank of which the side has no meld and that is not closed: no meld
+#: to grow or join, and a new one may start (`new_ok`).
+_NO_MELD: tuple[None, None, bool, bool] = (None, None, True, False)
+
+
 def rank_facts(
-    variant: Variant, ctx: Context, rank: int
+    variant: Variant, ctx: Context, rank: int, on_table: Container[int]
 ) -> tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool]:
     """The arguments of `meld_verdict` that describe the side's melds of ``rank``: the
-    growable one, a full one a lay-off may join, may a new one start, is the rank closed."""
+    growable one, a full one a lay-off may join, may a new one start, is the rank closed
+    (``on_table``: the ranks of the side's melds)."""
+    if rank not in on_table and rank not in ctx.closed:
+        return _NO_MELD  # asked for every rank a hand holds: most have no meld
     melds = ctx.melds
     target = ctx.growable[rank]
     grow = None if target is None else (target.naturals, target.wilds)
@@ -209,7 +217,7 @@ def play_effect(
     """The effect of ``meld:`` (add=False) or ``add:`` (add=True) of cards known to be in
     hand, in the play phase; or why it is not a valid meld (the look-ahead aside)."""
     variant = st.variant
-    grow, full, may_start, closed = rank_facts(variant, ctx, rank)
+    grow, full, may_start, closed = rank_facts(variant, ctx, rank, [m.rank for m in ctx.melds])
     verdict = meld_verdict(
         variant,
         add,
