@@ -194,6 +194,15 @@ class _BrokenScoring(ClassicVariant):
         return 1 // 0
 
 
+@attrs.frozen(cache_hash=True)
+class _BrokenCover(ClassicVariant):
+    """A plugin variant that fails to tell whether the last discard lies face down."""
+
+    @property
+    def covers_last_discard(self) -> bool:
+        return bool(1 // 0)
+
+
 def test_a_failing_rule_of_a_plugin_variant_names_the_variant_and_the_rule() -> None:
     opened = GameState.from_dict({**POSITION, "melds": [["TH TS TD"], []]})
     state = GameState(attrs.evolve(opened._table, variant=_BrokenMelds(name="broken-melds")))
@@ -213,6 +222,11 @@ def test_a_failing_rule_of_a_plugin_variant_names_the_variant_and_the_rule() -> 
     broken = GameState(attrs.evolve(over._table, variant=_BrokenScoring(name="broken-score")))
     with pytest.raises(canasta.VariantError, match=r"'broken-score'.*'score_rows'.*ZeroDivision"):
         broken.outcome()
+    # Observing a deal that is over asks whether its last discard lies face down.
+    went_out = attrs.evolve(over._table, went_out=0, variant=_BrokenCover(name="broken-cover"))
+    covered = GameState(went_out)
+    with pytest.raises(canasta.VariantError, match=r"'broken-cover'.*'covers_last_discard'"):
+        covered.observe(1)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import canasta
 from canasta import sample_state
-from canasta.observation import Observation, observe
+from canasta.observation import _MADE_WHEN_READ, Observation, observe
 
 #: The registered variants, and the club preset with its talons dealt face down.
 NAMES: list[str | canasta.Variant] = [
@@ -268,19 +268,25 @@ def test_observation_fields_for_a_fresh_deal() -> None:
 
 
 def test_an_observation_is_built_as_its_class_builds_one() -> None:
-    # observe() sets the instance dictionary directly: it must hold every field, and
-    # nothing else, so that equality, hashing, copies and pickles work as for any other.
+    # observe() sets the instance dictionary directly: it must hold every field but those
+    # made when first read, and nothing else, so that equality, hashing, copies and
+    # pickles work as for any other.
     fields = {a.name for a in attrs.fields(Observation)}
+    made_when_read = set(_MADE_WHEN_READ)
+    assert made_when_read < fields
     rng = random.Random(3)
     for variant in [*NAMES, COVERED]:
         state = canasta.new_game(variant, seed=3)
         while True:
             for seat in range(state.players):
                 obs = state.observe(seat)
+                assert set(vars(obs)) == fields - made_when_read
+                copied = pickle.loads(pickle.dumps(obs))  # before they are made
+                again = attrs.evolve(obs)  # through attrs' __init__, reading every field
                 assert set(vars(obs)) == fields
-                again = attrs.evolve(obs)  # through attrs' __init__
                 assert again == obs and hash(again) == hash(obs)
-                assert pickle.loads(pickle.dumps(obs)) == obs
+                assert copied == obs and pickle.loads(pickle.dumps(obs)) == obs
+                assert not hasattr(obs, "hands") and not hasattr(obs, "stock")
             if state.is_over:
                 break
             state = state.apply(rng.choice(state.legal_moves()))

@@ -206,3 +206,22 @@ def test_stock_size_counts_the_stock_as_it_is_drawn() -> None:
     state = canasta.new_game("classic", seed=4)
     drawn = state.apply("draw")
     assert state.stock_size == len(state.stock) > drawn.stock_size == len(drawn.stock)
+
+
+@pytest.mark.parametrize("variant", canasta.variants.names())
+def test_play_and_observation_leave_no_reference_cycles(variant: str) -> None:
+    # What a decision builds (its look-ahead searches included) must be freed by reference
+    # counting alone: cyclic garbage of every move sets the collector off and keeps memory.
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(2):
+            rng = random.Random(seed)
+            state = canasta.new_game(variant, seed=seed)
+            while not state.is_over:
+                state.observe(state.to_move)
+                state = state.apply(rng.choice(state.legal_moves()))
+            del state
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

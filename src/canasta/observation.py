@@ -21,6 +21,7 @@ into a full state that gives the same observation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -319,6 +320,41 @@ class Observation:
         return data
 
 
+class _MadeWhenRead:
+    """A field of `Observation` that `observe` leaves out: made from the observation's own
+    records (its table without hidden cards, and the table's memory) the first time it is
+    read, and kept in the instance dictionary, where later reads find it first.
+
+    Most readers read few of these fields (an encoder reads the records instead), and
+    making them all was two fifths of what observing cost. A descriptor, not
+    ``__getattr__``: a class with ``__getattr__`` makes every attribute read slower."""
+
+    __slots__ = ("make", "name")
+
+    def __init__(self, name: str, make: Callable[[Observation], Any]) -> None:
+        self.name = name
+        self.make = make
+
+    def __get__(self, obs: Observation | None, owner: type | None = None) -> Any:
+        if obs is None:
+            return self
+        value = obs.__dict__[self.name] = self.make(obs)
+        return value
+
+
+#: The fields made when read, and how.
+_MADE_WHEN_READ: dict[str, Callable[[Observation], Any]] = {
+    "hand": lambda obs: cards_of(obs._template.hands[obs.seat]),
+    "threes": lambda obs: _cards_each(obs._template.threes),
+    "pile_seen": lambda obs: cards_of(obs._template.pile),
+    "turn": lambda obs: _progress(obs._template.turn),
+    "known": lambda obs: _cards_each(obs._memory.known),
+    "discarded": lambda obs: _cards_each(obs._memory.discarded),
+}
+# Set on the class once attrs has made it (attrs would take them for default values).
+for _name, _make in _MADE_WHEN_READ.items():
+    setattr(Observation, _name, _MadeWhenRead(_name, _make))
+
 _new_observation = object.__new__
 _set_attr = object.__setattr__
 
@@ -337,9 +373,10 @@ def _build(
     turn_card = club.turn_card
     if turn_card is None and table.turn_card_on_top:
         turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
-    # Every field, set as the instance dictionary: attrs' __init__ costs a keyword argument
-    # and a store per field, a fifth of what observing costs (the test of this module
-    # checks that the keys are the fields).
+    # Every field but those made when read, set as the instance dictionary: attrs'
+    # __init__ costs a keyword argument and a store per field, a fifth of what observing
+    # costs (the test of this module checks that the keys and those made when read are
+    # the fields).
     fields = {
         "variant": table.variant,
         "seat": seat,
@@ -347,25 +384,19 @@ def _build(
         "dealer": table.dealer,
         "phase": table.phase,
         "to_move": table.to_move,
-        "hand": cards_of(hands[seat]),
         "hand_sizes": tuple(map(len, hands)),
         "melds": table.melds,
-        "threes": _cards_each(table.threes),
         "opened": table.opened,
         "melded_seats": table.melded_seats,
         "pile_top": CARDS[pile[-1]] if pile else None,
         "pile_size": len(pile),
         "frozen": table.frozen,
         "stock_size": len(stock),
-        "turn": _progress(table.turn),
         "asked": table.asked,
         "lone": table.lone,
         "went_out": table.went_out,
         "concealed": table.concealed,
         "legal_moves": legal,
-        "known": _cards_each(memory.known),
-        "discarded": _cards_each(memory.discarded),
-        "pile_seen": cards_of(pile),
         # The talons dealt face down are hidden cards too: only their sizes show.
         "_template": evolve(
             table,
@@ -406,11 +437,10 @@ def _covered(obs: Observation, memory: Memory, log: Step | None) -> Observation:
     if log is not None and log.seat == seat and type(log.move) is Discard:
         log = with_last_move(log, _COVERED, ())
     template = obs._template
+    # The pile seen and the discards are made from these records when read.
     return evolve(
         obs,
         pile_top=None,
-        pile_seen=obs.pile_seen[:-1],
-        discarded=_cards_each(memory.discarded),
         _template=evolve(template, pile=template.pile[:-1]),
         _memory=memory,
         _log=log,

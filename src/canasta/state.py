@@ -442,13 +442,18 @@ class GameState:
             return None
         return score_deal(self._table)
 
-    @_guarded
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may see."""
         # api.md §5.
         table = self._table
-        legal = self.legal_moves() if table.to_move == seat else ()
-        return _build(table, self._memory, self._log, seat, legal)
+        try:
+            legal = self.legal_moves() if table.to_move == seat else ()
+            return _build(table, self._memory, self._log, seat, legal)
+        except Exception as exc:  # the hot path of learning environments: no wrapper
+            error = _hook_failure(exc)
+            if error is None:
+                raise
+            raise error from exc
 
     # -- the position format ----------------------------------------------------------------
 

@@ -477,7 +477,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             new_left = left + rest - k
             # The twos among the w wilds, most first (conditionals: cheaper than min/max).
             for t in range(w if w < twos else twos, (w - jokers if w > jokers else 0) - 1, -1):
-                if walk(
+                if walk(  # noqa: F821 (defined: the del below only unbinds it at the end)
                     i + 1,
                     twos - t,
                     jokers - w + t,
@@ -492,7 +492,14 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
 
     last = len(ranks)
-    return walk(0, twos0, jokers0, 0, 0, q.canastas, base, ())
+    try:
+        return walk(0, twos0, jokers0, 0, 0, q.canastas, base, ())
+    finally:
+        # `walk` calls itself, so its closure holds it: a reference cycle that would keep
+        # the search's cells until the garbage collector runs, and the garbage of
+        # thousands of searches sets the collector off far more often. Unbinding it frees
+        # the search as it ends.
+        del walk
 
 
 @lru_cache(maxsize=1 << 14)

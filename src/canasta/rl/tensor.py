@@ -1,7 +1,8 @@
 """Observation tensors: an `Observation` as a fixed-size vector of floats.
 
-`ObservationEncoder` reads only the public `Observation` of one seat, so nothing hidden
-can leak into the vector. Everything is relative to the observing seat: seats are
+`ObservationEncoder` reads only the `Observation` of one seat (its fields, and the
+hidden-card-free records its card fields are made from), so nothing hidden can leak into
+the vector. Everything is relative to the observing seat: seats are
 rotated so that index 0 is the observer (1 the next seat in turn order, ...), and sides
 likewise (0 is the observer's side). Counts are divided by how many such cards the decks
 hold, so most entries lie between 0 and 1. `ObservationEncoder.layout` names the
@@ -11,6 +12,7 @@ sections; the documentation page "Reinforcement learning" lists them.
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import struct
 from collections.abc import Callable, Iterable
@@ -18,11 +20,11 @@ from itertools import chain
 from typing import Any
 
 from canasta._identity import keep
-from canasta.cards import Card
+from canasta.cards import BLACK_THREES, CARDS
 from canasta.observation import Observation
 from canasta.rl.actions import Block, RLError
 from canasta.rl.rewards import max_deal_moves
-from canasta.table import Meld, TurnProgress
+from canasta.table import Meld, Turn
 from canasta.variants.base import Variant
 
 __all__ = ["ObservationEncoder"]
@@ -60,7 +62,8 @@ _TURN_FIELDS = (
 _KEPT = 4096
 #: Values as an encoder's vectors hold them: float32 bytes (NumPy output) or floats.
 _Piece = bytes | list[float]
-_RANK_INDEX = {rank: i for i, rank in enumerate(_RANK_LETTERS)}
+#: The rank index of each card code.
+_RANK_OF_CODE = tuple(card.rank_index for card in CARDS)
 #: A flag's value in the vector, by the flag.
 _FLAG = (0.0, 1.0)
 
@@ -236,6 +239,9 @@ class ObservationEncoder:
             for side in range(sides)
         )
         self._join: Callable[[Iterable[Any]], _Piece] = b"".join if self._numpy else _chained
+        # A section of one value per seat, side or rank joins such values: 4 bytes each for
+        # NumPy output, floats for lists.
+        self._join_values: Callable[[Iterable[Any]], _Piece] = b"".join if self._numpy else list
         # Per rank index: a card's share of its rank's copies in the decks.
         self._rank_share = tuple(1.0 / c for c in self._copies)
         self._meld_at = {rank: i * _MELD_FEATURES for i, rank in enumerate(_MELD_RANKS)}
@@ -248,7 +254,25 @@ class ObservationEncoder:
         self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS) + wild
         self._three_share = joker_share  # two red threes a deck, and two black
         piece = self._piece
+
+        def value(entry: float) -> Any:
+            """``entry`` as `_join_values` joins it."""
+            one = piece([entry])
+            return one if self._numpy else one[0]
+
+        # Per rank index, per count (at most the rank's copies): the count's share, so that
+        # a section of counts is picked, not computed. In one tuple, rank after rank, each
+        # rank's values from its offset on (`_counted` counts from the offsets).
+        by_rank = [
+            [value(count * share) for count in range(int(copies) + 1)]
+            for copies, share in zip(self._copies, self._rank_share, strict=True)
+        ]
+        self._count_values = tuple(chain.from_iterable(by_rank))
+        self._count_offsets = tuple(
+            itertools.accumulate((len(values) for values in by_rank[:-1]), initial=0)
+        )
         self._flag = tuple(piece([flag]) for flag in _FLAG)
+        self._flag_values = tuple(map(value, _FLAG))
         self._no_ranks = piece([0.0] * _RANKS)
         self._one_rank = {
             rank: piece([1.0 if j == i else 0.0 for j in range(_RANKS)])
@@ -265,7 +289,7 @@ class ObservationEncoder:
         # Sizes as shares, by size: of the hand size (hands), of the decks (pile, stock).
         self._of_hand = tuple(n / hand_size for n in range(cards + 1))
         self._of_cards = tuple(n / self._cards for n in range(cards + 1))
-        self._hand_sizes = tuple(piece([share]) for share in self._of_hand)
+        self._hand_sizes = tuple(map(value, self._of_hand))
         # The stock's and the pile's sizes.
         self._stock = tuple(piece([share]) for share in self._of_cards)
         # Talon sizes as shares of the largest talon (4): 1 for the first side to open.
@@ -402,12 +426,21 @@ class ObservationEncoder:
         side = self._side_of[seat]
         players = self.variant.players
         by_seat, by_side = self._by_seat[seat], self._by_side[side]
-        if obs.hand is not old.hand:
-            vector[at["hand"]] = self._counted(obs.hand)
+        # The card sections are read from the records the observation's card fields are
+        # made from (its table without hidden cards, and the table's memory): an
+        # observation makes those fields only when they are read, and successive
+        # observations share the records that did not change.
+        table, was_table = obs._template, old._template
+        memory, was_memory = obs._memory, old._memory
+        hand = table.hands[seat]
+        if hand is not was_table.hands[seat]:
+            vector[at["hand"]] = self._counted(hand)
         sizes = obs.hand_sizes
         if sizes != old.hand_sizes:
-            vector[at["hand_sizes"]] = self._join(map(self._hand_sizes.__getitem__, by_seat(sizes)))
-        known, was = obs.known, old.known
+            # One itemgetter call picks them all (see `_counted`); there are at least two.
+            pick = operator.itemgetter(*by_seat(sizes))
+            vector[at["hand_sizes"]] = self._join_values(pick(self._hand_sizes))
+        known, was = memory.known, was_memory.known
         if known is not was:
             for other, row in self._known_rows[seat]:
                 if known[other] is not was[other]:
@@ -417,16 +450,20 @@ class ObservationEncoder:
             for of_side, naturals, wild, _ in self._side_rows[side]:
                 if melds[of_side] is not was[of_side]:
                     vector[naturals], vector[wild] = self._melds(melds[of_side])
-        threes, was = obs.threes, old.threes
+        threes, was = table.threes, was_table.threes
         if threes is not was:
             for of_side, _, _, row in self._side_rows[side]:
                 if threes[of_side] is not was[of_side]:
                     vector[row] = self._threes(threes[of_side])
-        flag = self._flag.__getitem__
+        # Flags are 0 and 1, indices of their values (seats and sides are at least two, so
+        # itemgetter gives a tuple).
+        flags = self._flag_values
         if obs.opened != old.opened:
-            vector[at["opened"]] = self._join(map(flag, by_side(obs.opened)))
+            pick = operator.itemgetter(*by_side(obs.opened))
+            vector[at["opened"]] = self._join_values(pick(flags))
         if obs.melded_seats != old.melded_seats:
-            vector[at["melded"]] = self._join(map(flag, by_seat(obs.melded_seats)))
+            pick = operator.itemgetter(*by_seat(obs.melded_seats))
+            vector[at["melded"]] = self._join_values(pick(flags))
         top = obs.pile_top
         if top is not old.pile_top:
             vector[at["pile_top"]] = self._no_ranks if top is None else self._one_rank[top.rank]
@@ -435,8 +472,8 @@ class ObservationEncoder:
             vector[self._pile_size_at] = self._stock[obs.pile_size]
         if obs.frozen != old.frozen:
             vector[self._frozen_at] = self._flag[obs.frozen]
-        if obs.pile_seen is not old.pile_seen:
-            vector[at["pile_seen"]] = self._counted(obs.pile_seen)
+        if table.pile is not was_table.pile:
+            vector[at["pile_seen"]] = self._counted(table.pile)
         if obs.stock_size != old.stock_size:
             vector[at["stock"]] = self._stock[obs.stock_size]
         if obs.scores != old.scores:
@@ -450,8 +487,8 @@ class ObservationEncoder:
             )
         if obs.dealer != old.dealer:
             vector[at["dealer"]] = self._one_seat[(obs.dealer - seat) % players]
-        if obs.turn is not old.turn:
-            vector[at["turn"]] = self._turn(obs.turn)
+        if table.turn is not was_table.turn:
+            vector[at["turn"]] = self._turn(table.turn)
         asked = obs.asked
         if asked != old.asked:
             # Empty where the variant does not count questions.
@@ -467,7 +504,7 @@ class ObservationEncoder:
             )
         if self._plays_club:
             self._club(obs, old, vector)
-        discarded, was = obs.discarded, old.discarded
+        discarded, was = memory.discarded, was_memory.discarded
         if discarded is not was:
             for other, row in self._discard_rows[seat]:
                 if discarded[other] is not was[other]:
@@ -499,8 +536,9 @@ class ObservationEncoder:
         values += map(self._minimum, scores)
         return self._piece(values)
 
-    def _turn(self, turn: TurnProgress) -> _Piece:
-        """The turn section (kept by the turn's identity: most states share a few)."""
+    def _turn(self, turn: Turn) -> _Piece:
+        """The turn section, from the turn's record (the fields that ``Observation.turn``
+        shows as they are; kept by the turn's identity: most states share a few)."""
         kept = self._turns.get(id(turn))
         if kept is not None:
             return kept[1]
@@ -521,17 +559,18 @@ class ObservationEncoder:
         )
         return keep(self._turns, turn, found, _KEPT)
 
-    def _counted(self, cards: tuple[Card, ...]) -> _Piece:
-        """``cards`` counted by rank index, each count scaled by the rank's copies in the
-        decks."""
-        kept = self._counts.get(id(cards))
+    def _counted(self, codes: tuple[int, ...]) -> _Piece:
+        """The cards of ``codes`` counted by rank index, each count scaled by the rank's
+        copies in the decks."""
+        kept = self._counts.get(id(codes))
         if kept is not None:
             return kept[1]
-        counts = [0] * _RANKS
-        for card in cards:
-            counts[_RANK_INDEX[card.rank]] += 1
-        found = self._piece(list(map(operator.mul, counts, self._rank_share)))
-        return keep(self._counts, cards, found, _KEPT)
+        at = list(self._count_offsets)
+        for code in codes:
+            at[_RANK_OF_CODE[code]] += 1
+        # One itemgetter call picks them all: far cheaper than a map over the ranks.
+        found = self._join_values(operator.itemgetter(*at)(self._count_values))
+        return keep(self._counts, codes, found, _KEPT)
 
     def _melds(self, melds: tuple[Meld, ...]) -> tuple[_Piece, _Piece]:
         """One side's melds: the features of each natural rank (its row of ``melds``), and
@@ -571,12 +610,12 @@ class ObservationEncoder:
                 features.append((at + (3 if meld.is_natural else 4), 1))
         return keep(self._features, meld, tuple(f for f in features if f[1]), _KEPT)
 
-    def _threes(self, threes: tuple[Card, ...]) -> _Piece:
-        """One side's threes: red, then black."""
+    def _threes(self, threes: tuple[int, ...]) -> _Piece:
+        """One side's threes (their codes): red, then black."""
         kept = self._threes_counts.get(id(threes))
         if kept is not None:
             return kept[1]
-        black = sum(1 for card in threes if card.suit in ("S", "C"))
+        black = sum(1 for code in threes if code in BLACK_THREES)
         share = self._three_share
         found = self._piece([share * (len(threes) - black), share * black])
         return keep(self._threes_counts, threes, found, _KEPT)
