@@ -62,7 +62,9 @@ def run_counted(script: str, *args: str) -> tuple[int, int]:
                 "--play",
                 *args,
             ],
-            env={**os.environ, "PYTHONHASHSEED": "0"},
+            # NumPy's OpenBLAS starts threads that spin while idle, a few million
+            # instructions more or less from run to run: one thread, and no spinning.
+            env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"},
             capture_output=True,
             text=True,
             check=True,

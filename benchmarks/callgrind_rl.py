@@ -7,9 +7,10 @@ only, dealing and raw play, and dealing, raw play and the environment's replay (
 one warm-up deal of each). Every run first chooses the moves by random play and turns them
 into actions (the bookkeeping ``bench_rl.py`` does not time), so the differences are the
 instructions of the raw decisions and of the environment's steps alone; their ratio is the
-figure ``bench_rl.py`` prints, without the noise. ``PYTHONHASHSEED=0`` and the fixed seeds
-make the counts repeatable, and freezing the heap after the warm-up (``gc.freeze``) keeps
-full garbage collections from landing in one run or another.
+figure ``bench_rl.py`` prints, without the noise. ``PYTHONHASHSEED=0``,
+``OPENBLAS_NUM_THREADS=1`` (NumPy's idle threads spin otherwise) and the fixed seeds make
+the counts repeatable, and freezing the heap after the warm-up (``gc.freeze``) keeps full
+garbage collections from landing in one run or another.
 
 Usage: ``python benchmarks/callgrind_rl.py [--deals N] [--seed S] [--variants a,b]``
 (needs ``valgrind`` and the learning extras; a few minutes per environment; ``--jobs N``
@@ -43,7 +44,7 @@ def play(variant: str, label: str, deals: int, seed: int, run: int) -> int:
     gc.collect()
     gc.freeze()
     raw_play, replay = _RUNS[run]
-    return measure(variant, deals, seed, play=raw_play, replay=replay)[2]
+    return measure(variant, deals, seed, play=raw_play, replay=replay).decisions
 
 
 def main(argv: Sequence[str] | None = None) -> int:

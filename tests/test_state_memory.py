@@ -219,7 +219,8 @@ def test_play_and_observation_leave_no_reference_cycles(variant: str) -> None:
             rng = random.Random(seed)
             state = canasta.new_game(variant, seed=seed)
             while not state.is_over:
-                state.observe(state.to_move)
+                for seat in range(state.players):
+                    state.observe(seat)
                 state = state.apply(rng.choice(state.legal_moves()))
             del state
         assert gc.collect() == 0

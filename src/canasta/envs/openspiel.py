@@ -22,6 +22,7 @@ deal.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -54,6 +55,7 @@ CARDS: tuple[Card, ...] = (
     Card("*"),
 )
 _CARD_ID = {card: i for i, card in enumerate(CARDS)}
+_OUTCOMES = range(len(CARDS))
 # OpenSpiel's players that are not seats (looked up once: OpenSpiel calls current_player
 # several times a move).
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -119,6 +121,12 @@ def _counted(cards: list[Card]) -> tuple[int, ...]:
     for card in cards:
         counts[_CARD_ID[card]] += 1
     return tuple(counts)
+
+
+def _picks(left: tuple[int, ...]) -> list[int]:
+    """The chance outcomes that ``left`` still holds, in increasing order (in C: half the
+    instructions of a loop over the deck's outcomes)."""
+    return list(itertools.compress(_OUTCOMES, left))
 
 
 def _minus(left: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -319,26 +327,28 @@ class CanastaState(pyspiel.State):
         Raises:
             RLError: ``player`` is neither a seat nor the player to move.
         """
-        current = self.current_player()
+        core = self._core
+        current = core.player
         if current == _TERMINAL:
             return []
         if current == _CHANCE:
-            return [card for card, count in enumerate(self._core.left) if count]
+            return _picks(core.left)
         if player is None or player == current:
-            return self._legal_actions(current)
-        if player not in range(self._core.rules.variant.players):
+            assert core.state is not None
+            return core.rules.actions._sorted(core.state)
+        if player not in range(core.rules.variant.players):
             raise RLError(f"player {player!r} is neither a seat nor the player to move")
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._core.state
         assert state is not None and player == state.to_move
-        return list(self._core.rules.actions.legal(state))
+        return self._core.rules.actions._sorted(state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._core.left
         total = sum(left)
-        return [(card, count / total) for card, count in enumerate(left) if count]
+        return [(card, left[card] / total) for card in itertools.compress(_OUTCOMES, left)]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -441,7 +451,7 @@ def _draw(core: _Core, card: int) -> _Core:
     assert state is not None and move is not None
     top = (*core.top, card)
     left = _minus(core.left, card)
-    after = state.with_stock_top([CARDS[i] for i in top]).apply(move)
+    after = state.with_stock_top(map(CARDS.__getitem__, top)).apply(move)
     if state.stock_size - after.stock_size > len(top):
         return _Core(rules, core.deck, state, left, move, top)
     return _Core(rules, core.deck, after, left)

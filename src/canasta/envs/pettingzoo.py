@@ -38,6 +38,9 @@ _RENDER_MODES = ("human", "ansi")
 
 EnvObservation = dict[str, np.ndarray]
 
+#: The action mask's type (looked up once: observe() runs every step).
+_INT8 = np.dtype(np.int8)
+
 
 def env(
     variant: Variant | str | Mapping[str, Any] = "classic",
@@ -163,19 +166,21 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
         self._paid = False
         self._select()
 
-    def _select(self) -> None:
+    def _select(self) -> int | None:
+        """Select the agent to move; its seat, or None once the deal is over."""
         seat = self._state.to_move
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
+        return seat
 
     def observe(self, agent: str) -> EnvObservation:
         """The agent's observation vector and action mask (zeros unless it is to move)."""
         seat = self._seats[agent]
         state = self._state
         if state.to_move == seat:
-            mask = np.frombuffer(self.actions.mask(state), dtype=np.int8)
+            mask = np.frombuffer(self.actions.mask(state), _INT8)
         else:
-            mask = np.zeros(self.actions.size, dtype=np.int8)
+            mask = np.zeros(self.actions.size, _INT8)
         return {"observation": self.encoder.encode(state.observe(seat)), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -209,13 +214,11 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
     def _play(self, move: Move) -> None:
         if self._match is None:
             self._state = self._state.apply(move)
-            if self._state.is_over:
+            if self._select() is None:  # the deal is over
                 outcome = self._state.outcome()
                 assert outcome is not None
                 self._pay(outcome.scores)
                 self._end()
-            else:
-                self._select()
             return
         deals = len(self._match.deals)
         self._match = self._match.apply(move)

@@ -214,16 +214,22 @@ class ActionSpace:
         self._index = {key: i for i, key in enumerate(keys)}
         self._names = tuple(_key_name(k) for k in keys)
         self._blocks = tuple(blocks)
+        self._size = len(keys)
         # encode() of the moves legal_moves() gives: they repeat from state to state.
         self._cache: dict[Move, int] = {}
-        self._last: tuple[GameState, dict[int, Move]] | None = None
-        # By id: the move (so its id is not reused while kept) and its index.
-        self._by_id: dict[int, tuple[Move, int]] = {}
+        # The engine hands out the same move objects from state to state: their indices
+        # are kept by id, which is cheaper than hashing a move. The moves are kept too, so
+        # that no other object takes one's id while its index is kept.
+        self._by_id: dict[int, int] = {}
+        self._kept: list[Move] = []
+        # The last state asked about, its legal moves and their indices (in that order):
+        # an environment asks for the mask, then decodes the action, of the same state.
+        self._last: tuple[GameState, tuple[Move, ...], list[int]] | None = None
 
     @property
     def size(self) -> int:
         """The number of actions."""
-        return len(self._keys)
+        return self._size
 
     @property
     def layout(self) -> tuple[Block, ...]:
@@ -256,45 +262,59 @@ class ActionSpace:
             raise RLError(
                 f"no action of variant {self.variant.name!r} stands for move {str(parsed)!r}"
             )
-        if len(self._cache) < 8 * len(self._keys):
+        if len(self._cache) < 8 * self._size:
             self._cache[parsed] = found
         return found
 
     def legal(self, state: GameState) -> dict[int, Move]:
         """The legal moves of ``state`` by index, in increasing index order."""
-        last = self._last
-        if last is not None and last[0] is state:
-            return last[1]
-        self._check_state(state)
-        # The engine hands out the same move objects from state to state: their indices
-        # are kept by identity, which is cheaper than hashing a move.
-        known = self._by_id
-        pairs = []
-        for move in state.legal_moves():
-            kept = known.get(id(move))
-            if kept is None or kept[0] is not move:
-                if len(known) >= 8 * len(self._keys):
-                    known.clear()
-                kept = known[id(move)] = (move, self._legal_index(move))
-            pairs.append((kept[1], move))
-        pairs.sort()
-        legal = dict(pairs)
-        self._last = (state, legal)
-        return legal
-
-    def _legal_index(self, move: Move) -> int:
-        """The index of ``move``, a legal move: from its key, without hashing the move (as
-        `encode` does to keep indices by move)."""
-        key = _move_key(move)
-        index = None if key is None else self._index.get(key)
-        return self.encode(move) if index is None else index  # encode() tells what is wrong
+        moves, indices = self._indexed(state)
+        # Without strict=: the lengths are equal, and the keyword costs as much as a third
+        # of the dict.
+        pairs = zip(indices, moves)  # noqa: B905
+        return dict(pairs if sorted(indices) == indices else sorted(pairs))
 
     def mask(self, state: GameState) -> bytearray:
         """One byte per action: 1 where the action is legal in ``state``, else 0."""
-        mask = bytearray(len(self._keys))
-        for index in self.legal(state):
+        mask = bytearray(self._size)
+        for index in self._indexed(state)[1]:
             mask[index] = 1
         return mask
+
+    def _sorted(self, state: GameState) -> list[int]:
+        """The indices of the legal moves of ``state``, in increasing order."""
+        return sorted(self._indexed(state)[1])
+
+    def _indexed(self, state: GameState) -> tuple[tuple[Move, ...], list[int]]:
+        """The legal moves of ``state`` and their indices, in the engine's order."""
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1], last[2]
+        self._check_state(state)
+        moves = state.legal_moves()
+        try:
+            # One pass in C over the moves: the common case, every move seen before.
+            indices = list(map(self._by_id.__getitem__, map(id, moves)))
+        except KeyError:
+            indices = [self._legal_index(move) for move in moves]
+        self._last = (state, moves, indices)
+        return moves, indices
+
+    def _legal_index(self, move: Move) -> int:
+        """The index of ``move``, a legal move, kept by its id: from its key, without
+        hashing the move (as `encode` does to keep indices by move)."""
+        index = self._by_id.get(id(move))
+        if index is not None:
+            return index
+        key = _move_key(move)
+        found = None if key is None else self._index.get(key)
+        index = self.encode(move) if found is None else found  # encode() tells what is wrong
+        if len(self._kept) >= 8 * self._size:
+            self._by_id.clear()
+            self._kept.clear()
+        self._by_id[id(move)] = index
+        self._kept.append(move)
+        return index
 
     def decode(self, state: GameState, index: int) -> Move:
         """The legal move of ``state`` that ``index`` stands for.
@@ -304,10 +324,14 @@ class ActionSpace:
             IllegalMoveError: the action is not legal in ``state``; its ``reason`` says
                 why, as `GameState.check` would.
         """
-        index = self._check_index(index)
-        move = self.legal(state).get(index)
-        if move is not None:
-            return move
+        if type(index) is not int or not 0 <= index < self._size:  # the common case, inline
+            index = self._check_index(index)
+        last = self._last  # the state of the mask, most often
+        moves, indices = last[1:] if last is not None and last[0] is state else self._indexed(state)
+        try:
+            return moves[indices.index(index)]
+        except ValueError:
+            pass  # not legal: find out why
         name = self._names[index]
         top = state.pile_top
         if _TOP in name:
@@ -321,8 +345,6 @@ class ActionSpace:
         raise IllegalMoveError(candidate, reason)
 
     def _check_index(self, index: int) -> int:
-        if type(index) is int and 0 <= index < len(self._keys):
-            return index  # the common case, without the checks below
         # operator.index takes Python and NumPy integers, and refuses floats and text.
         try:
             if isinstance(index, bool):
@@ -330,10 +352,10 @@ class ActionSpace:
             index = operator.index(index)
         except TypeError:
             raise RLError(f"an action index must be an integer, got {index!r}") from None
-        if not 0 <= index < len(self._keys):
+        if not 0 <= index < self._size:
             raise RLError(
                 f"action {index} is outside the action space of variant "
-                f"{self.variant.name!r} (0 to {len(self._keys) - 1})"
+                f"{self.variant.name!r} (0 to {self._size - 1})"
             )
         return index
 
