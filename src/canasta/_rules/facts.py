@@ -102,7 +102,12 @@ def new_ok(
         return True
     if (growable(variant, melds, rank) if known is None else known[rank]) is not None:
         return False  # at most one incomplete meld of a rank (spec §3.5.3)
-    return second_meld_ok(variant) or all(m.rank != rank for m in melds)
+    if second_meld_ok(variant):
+        return True
+    for m in melds:  # noqa: SIM110 - a loop: cheaper than all() over a generator, and this
+        if m.rank == rank:  # is asked for every rank of every play phase
+            return False
+    return True
 
 
 def second_meld_ok(variant: Variant) -> bool:
@@ -116,7 +121,10 @@ def canastas(melds: tuple[Meld, ...]) -> int:
 
 
 def wild_incomplete(melds: tuple[Meld, ...]) -> bool:
-    return any(m.rank == WILD_RANK and m.size < CANASTA_SIZE for m in melds)
+    for m in melds:  # noqa: SIM110 - a loop: cheaper than any() over a generator (per state)
+        if m.rank == WILD_RANK and m.size < CANASTA_SIZE:
+            return True
+    return False
 
 
 def may_go_out(variant: Variant, melds: tuple[Meld, ...], turn: Turn) -> bool:
@@ -269,23 +277,32 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     orphans = 0 if black >= 3 or paired else black
     if orphans > 1:
         return True
-    pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
-    for rank in NATURAL_RANKS:
-        count = counts[rank]
-        if count and (rank in closed or (count == 1 and rank not in ranks)):
-            orphans += count
-            if orphans > 1:
-                return True
-        elif count == 2 and rank not in ranks:
-            pairs += 1
-    if pairs > wilds:
-        return True
     # Enough canastas within reach: each meld that can still become one needs its missing
     # cards from the hand's naturals of its rank and at most the wilds a meld may hold; the
     # wilds in hand are shared. The cheapest completions first give the most canastas.
     cap = variant.max_wilds_per_meld
+    required = variant.canastas_to_go_out
     reachable = 0
     needs: list[int] = []
+    pairs = 0  # two naturals and no meld: a new meld needs a wild (or both are lost)
+    # One pass over the ranks (this is asked for every play phase of a partnership and for
+    # every play that obliges going out): the orphans, the pairs and the new melds' needs.
+    for rank in NATURAL_RANKS:
+        count = counts[rank]
+        if not count:
+            continue
+        if rank in closed or (count == 1 and rank not in ranks):
+            orphans += count
+            if orphans > 1:
+                return True
+        elif rank not in ranks:
+            if count == 2:
+                pairs += 1
+            short = CANASTA_SIZE - count if count < CANASTA_SIZE else 0
+            if short <= cap:
+                needs.append(short)
+    if pairs > wilds:
+        return True
     for m in melds:
         if m.is_canasta:
             reachable += 1
@@ -295,18 +312,16 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
             short = max(CANASTA_SIZE - m.size - counts[m.rank], 0)
             if short <= cap - m.wilds:
                 needs.append(short)
-    for rank in NATURAL_RANKS:
-        short = max(CANASTA_SIZE - counts[rank], 0)
-        if counts[rank] >= 2 and rank not in ranks and rank not in closed and short <= cap:
-            needs.append(short)
     if variant.has_wild_melds and WILD_RANK not in ranks:
         needs.append(CANASTA_SIZE)  # a new meld of wild cards only
+    if reachable >= required:
+        return False
     for short in sorted(needs):
         if short > wilds:
             break
         wilds -= short
         reachable += 1
-    return reachable < variant.canastas_to_go_out
+    return reachable < required
 
 
 def query(

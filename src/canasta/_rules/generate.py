@@ -17,6 +17,7 @@ from functools import lru_cache
 from canasta._rules.facts import context
 from canasta._rules.legality import (
     OBLIGES,
+    OpeningGoal,
     after_reason,
     ask_reason,
     discard_block,
@@ -26,7 +27,9 @@ from canasta._rules.legality import (
     held_three,
     legal_play,
     meld_verdict,
+    opening_goal,
     opening_reachable,
+    opens,
     rank_facts,
     special_reason,
     take_options,
@@ -130,6 +133,12 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     return biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE or bool(st.turn.groups)
 
 
+#: A play after the first that `_rank_options` leaves to the look-ahead: (naturals, twos,
+#: jokers, `meld_verdict` flags), the flags `_SURE` where the play is known to be legal.
+Later = tuple[int, int, int, int]
+_SURE = -1
+
+
 @lru_cache(maxsize=1 << 14)
 def _rank_options(
     variant: Variant,
@@ -141,12 +150,14 @@ def _rank_options(
     facts: tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool],
     wild_incomplete: bool,
     opening: bool,
+    goal: OpeningGoal | None,
     short: int,
-) -> tuple[tuple[Move, ...], tuple[tuple[int, int, int, int], ...]]:
+) -> tuple[tuple[Move, ...], tuple[Later, ...]]:
     """The melds or lay-offs on ``rank`` that the meld rules allow, in the generator's
-    order: the moves known to be legal without a look-ahead (an opened side, not obliged to
-    go out, ``short`` cards or fewer from hand: two stay in it), and the rest as
-    (naturals, twos, jokers, `meld_verdict` flags) for `legality.after_reason` to decide.
+    order: first the moves known to be legal without a look-ahead (not obliged to go out,
+    ``short`` cards or fewer from hand: two stay in it; while ``opening``, completing the
+    initial meld, ``goal`` as `opening_goal` gives it, or none without a goal), then the
+    rest from the first that `legality.after_reason` must decide on, as `Later` plays.
 
     The look-ahead aside, legality depends only on these counts, so random play and
     search ask the same few questions again and again: they are cached.
@@ -163,7 +174,7 @@ def _rank_options(
     grow, full, may_start, closed = facts
     kind = "add" if add else "meld"
     sure: list[Move] = []
-    unsure: list[tuple[int, int, int, int]] = []
+    rest: list[Later] = []
     verdicts: dict[int, IllegalReason | int] = {}
     for k in counts:
         verdicts.clear()
@@ -178,15 +189,18 @@ def _rank_options(
                 )  # fmt: skip
             if isinstance(verdict, IllegalReason):
                 continue
-            if k + t + j <= short and not verdict & OBLIGES:
-                if unsure:
-                    # Keep the generator's order: once one needs a look-ahead, all do.
-                    unsure.append((k, t, j, verdict))
+            if (
+                k + t + j <= short
+                and not verdict & OBLIGES
+                and (not opening or (goal is not None and opens(variant, add, rank, k, t, j, goal)))
+            ):
+                if rest:
+                    rest.append((k, t, j, _SURE))  # the generator's order: after the first
                 else:
                     sure.append(_move(kind, rank, k, t, j))
             else:
-                unsure.append((k, t, j, verdict))
-    return tuple(sure), tuple(unsure)
+                rest.append((k, t, j, verdict))
+    return tuple(sure), tuple(rest)
 
 
 def _play_moves(st: Table) -> list[Move]:
@@ -198,13 +212,22 @@ def _play_moves(st: Table) -> list[Move]:
     opening = not ctx.opened
     if opening and not st.turn.must_go_out and not _opening_conceivable(st, counts):
         return moves
-    # Opened and not obliged to go out: a play that leaves two cards in hand needs no
-    # look-ahead (legality.after_reason).
-    fast = not opening and not st.turn.must_go_out
+    # Not obliged to go out: a play that leaves two cards in hand, and for a side that has
+    # not opened completes the opening, needs no look-ahead (legality.after_reason). A side
+    # that has not opened asks only in the turn's first play (no pile taken, so no pile
+    # cards wait for the opening), which has the most candidates: later plays would
+    # multiply the cache's keys by the value so far.
+    turn = st.turn
+    fast = not turn.must_go_out and not (opening and (turn.opening or turn.groups))
+    goal = None
+    if opening and fast:
+        # No groups yet: the goal is the same for every rank.
+        goal = opening_goal(turn, WILD_RANK, variant.initial_minimum(st.scores[ctx.side]))
     wild_incomplete = ctx.wild_incomplete
     held = twos + jokers
     most = variant.max_wilds_per_meld
     asked = False  # `opening_reachable` asked
+    on_table = {m.rank for m in ctx.melds}
 
     def add_options(add: bool, rank: int, naturals: int) -> bool:
         """Add the plays on ``rank``; False where no play at all can be legal."""
@@ -216,14 +239,17 @@ def _play_moves(st: Table) -> list[Move]:
             key_twos, key_jokers, usable = min(twos, most), min(jokers, most), most
         # ``short`` capped at what a play can take, so that more positions share a key.
         short = min(ctx.hand_len - 2, naturals + usable) if fast else -1
-        facts = rank_facts(variant, ctx, rank)
-        sure, unsure = _rank_options(
+        facts = rank_facts(variant, ctx, rank, on_table)
+        sure, rest = _rank_options(
             variant, add, rank, naturals, key_twos, key_jokers, facts, wild_incomplete,
-            opening, short,
+            opening, goal, short,
         )  # fmt: skip
         moves.extend(sure)
         kind = "add" if add else "meld"
-        for k, t, j, verdict in unsure:
+        for k, t, j, verdict in rest:
+            if verdict == _SURE:
+                moves.append(_move(kind, rank, k, t, j))
+                continue
             play = legal_play(st, ctx, add, rank, k, t, j, verdict)
             reason = after_reason(st, ctx, play)
             if reason is None:
@@ -242,7 +268,6 @@ def _play_moves(st: Table) -> list[Move]:
             return moves
     if variant.has_wild_melds and held and not add_options(False, WILD_RANK, 0):
         return moves
-    on_table = {m.rank for m in ctx.melds}
     for rank in _ADD_ORDER:
         # A lay-off needs a card: a natural of the rank or a wild card.
         naturals = 0 if rank == WILD_RANK else counts[rank]

@@ -9,7 +9,7 @@ play, without building a move first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from functools import cache
 from typing import NamedTuple
 
@@ -188,11 +188,19 @@ def meld_verdict(
 OBLIGES, JOINS_FULL = 1, 2
 
 
+#: `rank_facts` of a rank of which the side has no meld and that is not closed: no meld
+#: to grow or join, and a new one may start (`new_ok`).
+_NO_MELD: tuple[None, None, bool, bool] = (None, None, True, False)
+
+
 def rank_facts(
-    variant: Variant, ctx: Context, rank: int
+    variant: Variant, ctx: Context, rank: int, on_table: Container[int]
 ) -> tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool]:
     """The arguments of `meld_verdict` that describe the side's melds of ``rank``: the
-    growable one, a full one a lay-off may join, may a new one start, is the rank closed."""
+    growable one, a full one a lay-off may join, may a new one start, is the rank closed
+    (``on_table``: the ranks of the side's melds)."""
+    if rank not in on_table and rank not in ctx.closed:
+        return _NO_MELD  # asked for every rank a hand holds: most have no meld
     melds = ctx.melds
     target = ctx.growable[rank]
     grow = None if target is None else (target.naturals, target.wilds)
@@ -209,7 +217,7 @@ def play_effect(
     """The effect of ``meld:`` (add=False) or ``add:`` (add=True) of cards known to be in
     hand, in the play phase; or why it is not a valid meld (the look-ahead aside)."""
     variant = st.variant
-    grow, full, may_start, closed = rank_facts(variant, ctx, rank)
+    grow, full, may_start, closed = rank_facts(variant, ctx, rank, [m.rank for m in ctx.melds])
     verdict = meld_verdict(
         variant,
         add,
@@ -241,6 +249,53 @@ def legal_play(
     obliged = bool(verdict & OBLIGES) or st.turn.must_go_out
     kind = "add" if add else "meld"
     return Play(kind, rank, k, twos, jokers, target, obliged, ctx.hand_len - k - twos - jokers)
+
+
+#: `opening_goal`: the turn's opening value so far, the minimum, the content flags of the
+#: turn's groups on other ranks, and its group on the play's rank (naturals, wilds, from
+#: hand) or None.
+OpeningGoal = tuple[int, int, int, tuple[int, int, bool] | None]
+
+
+def opening_goal(turn: Turn, rank: int, minimum: int) -> OpeningGoal:
+    """What a meld or lay-off on ``rank`` by a side that has not opened must add in
+    ``turn`` to reach the initial meld's ``minimum`` (`opens`)."""
+    if not turn.groups:
+        return turn.opening, minimum, 0, None
+    others = 0
+    group = None
+    for g in turn.groups:
+        if g.rank == rank:
+            group = (g.naturals, g.wilds, g.from_hand)
+        else:
+            others |= lookahead.group_flags(g.rank, g.naturals, g.wilds, g.from_hand)
+    return turn.opening, minimum, others, group
+
+
+def opens(
+    variant: Variant, add: bool, rank: int, k: int, twos: int, jokers: int, goal: OpeningGoal
+) -> bool:
+    """Does a meld (add=False) or lay-off of these counts complete the initial meld, with
+    the turn's groups after it as `play_turn` leaves them? A pure function of its
+    arguments, so the generator can cache it."""
+    # Spec §2.8, §3.5.4.
+    have, need, flags, group = goal
+    wilds = twos + jokers
+    if group is not None:
+        flags |= lookahead.group_flags(rank, group[0] + k, group[1] + wilds, group[2])
+    elif not add:
+        flags |= lookahead.group_flags(rank, k, wilds, True)  # a new group of the turn
+    value = k * RANK_VALUES[rank] + twos * RANK_VALUES[TWO] + jokers * RANK_VALUES[JOKER_RANK]
+    return variant.opening_done(have + value, need, flags)
+
+
+def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
+    """How many of the pile's ``waiting`` cards join the hand once the initial meld is
+    complete (the threes a variant lays out do not)."""
+    # Spec §2.8.
+    if not waiting:
+        return 0  # the common case: no pile taken this turn
+    return sum(1 for c in waiting if c not in st.variant.laid_out_threes)
 
 
 def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R | None:
@@ -391,7 +446,7 @@ def play_turn(st: Table, play: Play) -> Turn:
     # The changes are collected and the turn copied once: the generator asks this for
     # every candidate play of a side that has not opened.
     changes: dict[str, object] = {"melded": True}
-    if play.kind == "add" and not any(g.rank == rank for g in turn.groups):
+    if play.kind == "add" and rank not in [g.rank for g in turn.groups]:
         changes["laid_off"] = True
     else:
         changes["groups"] = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
@@ -406,13 +461,12 @@ def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
     """The checks that look at the position after ``play``: the
     hand left, the initial meld still reachable, going out still possible when due."""
     # Spec §2.8, §2.9, §2.11.
-    variant = st.variant
     hand_after = play.hand_after
     obliged = play.obliged
     opened = ctx.opened
     if play.kind == "take":
         if opened:
-            hand_after += sum(1 for c in st.pile[:-1] if c not in variant.laid_out_threes)
+            hand_after += waiting_cards(st, st.pile[:-1])
             if hand_after >= 2:
                 return None  # nothing below can fail: skip building the position after
     elif opened and not obliged and hand_after >= 2:
@@ -453,14 +507,23 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
     variant = st.variant
     rank, k, twos, jokers = play.rank, play.k, play.twos, play.jokers
     seat = ctx.seat
-    turn_after = play_turn(st, play)
     opened = ctx.opened
-    done = opened or opening_complete(st, ctx.side, turn_after)
+    # The turn after a meld or lay-off is built only where the checks below need it: most
+    # plays of a side that has not opened complete the opening, and return here.
+    took = play_turn(st, play) if play.kind == "take" else None
+    if opened:
+        done = True
+    elif took is not None:
+        done = opening_complete(st, ctx.side, took)
+    else:
+        goal = opening_goal(st.turn, rank, variant.initial_minimum(st.scores[ctx.side]))
+        done = opens(variant, play.kind == "add", rank, k, twos, jokers, goal)
     if done and not opened:
         # The pile's cards join the hand once the initial meld is complete (spec §2.8).
-        hand_after += sum(1 for c in turn_after.waiting if c not in variant.laid_out_threes)
+        hand_after += waiting_cards(st, st.turn.waiting if took is None else took.waiting)
         if hand_after >= 2 and not play.obliged:
             return None  # the play completes the opening and nothing below can fail
+    turn_after = play_turn(st, play) if took is None else took
     # The position after the play, by counts: placeholder codes of the right ranks.
     counts_after = ctx.counts.copy()
     if rank != WILD_RANK:
