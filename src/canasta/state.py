@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from canasta import _input
 from canasta._rules.facts import context
@@ -84,6 +84,14 @@ def _hook_failure(exc: Exception) -> VariantError | None:
     )
 
 
+def _reraise(exc: Exception) -> NoReturn:
+    """Raise ``exc`` again, or the `VariantError` that `_hook_failure` makes of it."""
+    error = _hook_failure(exc)
+    if error is None:
+        raise exc
+    raise error from exc
+
+
 def _guarded(
     method: Callable[Concatenate[GameState, _P], _T],
 ) -> Callable[Concatenate[GameState, _P], _T]:
@@ -94,10 +102,7 @@ def _guarded(
         try:
             return method(self, *args, **kwargs)
         except Exception as exc:
-            error = _hook_failure(exc)
-            if error is None:
-                raise
-            raise error from exc
+            _reraise(exc)
 
     return call
 
@@ -342,10 +347,7 @@ class GameState:
             try:
                 legal = legal_moves(self._table)
             except Exception as exc:  # the hot path: no wrapper around the call
-                error = _hook_failure(exc)
-                if error is None:
-                    raise
-                raise error from exc
+                _reraise(exc)
             # Caches, not state: written past the frozen front door.
             _set_attr(self, "_legal", legal)
         return legal
@@ -395,10 +397,7 @@ class GameState:
             if decision is not None:
                 return self._advance(decision)
         except Exception as exc:  # the hot path: no wrapper around the call
-            error = _hook_failure(exc)
-            if error is None:
-                raise
-            raise error from exc
+            _reraise(exc)
         assert reason is not None
         raise IllegalMoveError(parsed, reason, why=explain(self._table, parsed, reason))
 
@@ -450,10 +449,7 @@ class GameState:
             legal = self.legal_moves() if table.to_move == seat else ()
             return _build(table, self._memory, self._log, seat, legal)
         except Exception as exc:  # the hot path of learning environments: no wrapper
-            error = _hook_failure(exc)
-            if error is None:
-                raise
-            raise error from exc
+            _reraise(exc)
 
     # -- the position format ----------------------------------------------------------------
 
@@ -469,10 +465,7 @@ class GameState:
         try:
             table, memory, legal = from_dict(data)
         except Exception as exc:  # checking the position runs the variant's rule hooks
-            error = _hook_failure(exc)
-            if error is None:
-                raise
-            raise error from exc
+            _reraise(exc)
         state = cls(table, memory)
         _set_attr(state, "_legal", legal)  # found while the position was checked
         return state
