@@ -326,8 +326,7 @@ class ActionSpace:
         """
         if type(index) is not int or not 0 <= index < self._size:  # the common case, inline
             index = self._check_index(index)
-        last = self._last  # the state of the mask, most often
-        moves, indices = last[1:] if last is not None and last[0] is state else self._indexed(state)
+        moves, indices = self._indexed(state)  # most often kept from the mask of the state
         try:
             return moves[indices.index(index)]
         except ValueError:
