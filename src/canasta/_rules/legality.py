@@ -285,8 +285,12 @@ def opens(
         flags |= lookahead.group_flags(rank, group[0] + k, group[1] + wilds, group[2])
     elif not add:
         flags |= lookahead.group_flags(rank, k, wilds, True)  # a new group of the turn
-    value = k * RANK_VALUES[rank] + twos * RANK_VALUES[TWO] + jokers * RANK_VALUES[JOKER_RANK]
-    return variant.opening_done(have + value, need, flags)
+    return variant.opening_done(have + _play_value(rank, k, twos, jokers), need, flags)
+
+
+def _play_value(rank: int, k: int, twos: int, jokers: int) -> int:
+    """The value of ``k`` naturals of ``rank``, ``twos`` and ``jokers`` (spec §1.2)."""
+    return k * RANK_VALUES[rank] + twos * RANK_VALUES[TWO] + jokers * RANK_VALUES[JOKER_RANK]
 
 
 def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
@@ -422,11 +426,7 @@ def play_turn(st: Table, play: Play) -> Turn:
     the player must do."""
     # Spec §2.8, §2.10, §3.5.4.
     wilds = play.twos + play.jokers
-    value = (
-        play.k * RANK_VALUES[play.rank]
-        + play.twos * RANK_VALUES[TWO]
-        + play.jokers * RANK_VALUES[JOKER_RANK]
-    )
+    value = _play_value(play.rank, play.k, play.twos, play.jokers)
     if play.kind == "take":
         top = st.pile[-1]
         if play.k + wilds:
