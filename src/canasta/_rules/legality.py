@@ -289,7 +289,8 @@ def opens(
 
 
 def _play_value(rank: int, k: int, twos: int, jokers: int) -> int:
-    """The value of ``k`` naturals of ``rank``, ``twos`` and ``jokers`` (spec §1.2)."""
+    """The value of ``k`` naturals of ``rank``, ``twos`` and ``jokers``."""
+    # Spec §1.2.
     return k * RANK_VALUES[rank] + twos * RANK_VALUES[TWO] + jokers * RANK_VALUES[JOKER_RANK]
 
 
