@@ -48,3 +48,58 @@ def test_a_sampled_asker_can_go_out(variant: str) -> None:
                 assert world.to_move == asker
                 # After "yes" the asker must go out: it needs a legal move to do it.
                 assert world.legal_moves(), (seat, world.hand(asker))
+
+
+# A deal of modern-american-club (seed 11, random legal moves) in which seat 1 drew a three
+# at move 98 and holds it (its side had not opened), and its partner opened at move 112.
+# At its end the stock is empty, so that three is in no hidden hand but seat 1's.
+_HELD_THREE_DEAL = (
+    "expose:3 draw discard:T draw discard:T draw discard:9 draw discard:A draw discard:5 "
+    "expose:3 draw discard:A draw meld:66** meld:JJJ discard:8 expose:3 draw discard:4 draw "
+    "discard:K draw discard:8 draw discard:J draw discard:9 take:99 discard:4 draw "
+    "discard:Q draw discard:K draw discard:7 draw meld:TTT discard:A draw discard:4 draw "
+    "discard:K draw discard:Q take:QQ discard:9 draw discard:7 draw discard:J draw "
+    "discard:T draw discard:5 expose:3 draw discard:8 draw discard:4 draw discard:9 draw "
+    "add:9+9 discard:Q draw discard:J draw add:9+92 discard:8 draw discard:T draw add:9+2 "
+    "discard:J expose:3 draw discard:4 draw discard:7 draw discard:9 draw add:T+T discard:8 "
+    "draw discard:4 draw add:T+T add:Q+Q discard:5 draw discard:J draw add:T+* discard:6 "
+    "draw discard:J draw discard:4 draw discard:4 take:444 discard:K draw discard:5 draw "
+    "add:6+6 add:T+* discard:A take:AA meld:8822 meld:662 discard:T draw"
+)
+
+
+def _held_three_deal(moves: int | None = None) -> canasta.GameState:
+    played = " ".join(_HELD_THREE_DEAL.split()[:moves])
+    return canasta.new_game("modern-american-club", seed=11).play(played)
+
+
+def _threes(state: canasta.GameState, seat: int) -> int:
+    return sum(1 for card in state.hand(seat) if card.rank == "3")
+
+
+def test_a_held_three_is_dealt_where_it_may_stay() -> None:
+    # Spec §3.5.11.4 H1, H3: seat 1 may keep its three until its next turn begins; seat 3
+    # opened, and its own three would have gone down as that turn ended; side 0 opened long ago.
+    end = _held_three_deal()
+    assert end.stock_size == 0 and _threes(end, 1) == 1
+    for seat in (0, 2):
+        seen = end.observe(seat)
+        for salt in range(20):
+            world = canasta.sample_state(seen, random.Random(salt))
+            assert world.observe(seat) == seen
+            assert [_threes(world, s) for s in range(4)] == [0, 1, 0, 0]
+
+
+def test_a_three_may_be_held_only_by_a_side_that_has_not_opened() -> None:
+    drawn = _held_three_deal(98)  # seat 1 has just drawn its three; side 0 has opened
+    assert drawn.opened == (True, False) and _threes(drawn, 1) == 1
+    seen = drawn.observe(0)
+    held = {1: 0, 2: 0, 3: 0}
+    for salt in range(200):
+        world = canasta.sample_state(seen, random.Random(salt))
+        assert world.observe(0) == seen
+        for seat in held:
+            assert _threes(world, seat) <= 1
+            held[seat] += _threes(world, seat)
+    assert held[2] == 0
+    assert held[1] > 20 and held[3] > 20

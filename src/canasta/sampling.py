@@ -36,12 +36,13 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
 
     The cards the seat has not seen are shuffled and dealt to the other hands (after the
     cards known to be there) and to the stock, each with its observed size. Threes that the
-    variant lays face up are never dealt into a hand. A player who asked partner (or melded
-    black threes) this turn could go out, so such a hidden hand is dealt again until it can:
-    the player to move always has a legal move, and after a pending question a "yes" can
-    be honoured (when no such deal turns up in 400 tries, which happens with the large
-    hands of the six-player games, the last deal is made without that condition, so its
-    player may have no legal move left). The result gives an observation equal to
+    variant lays face up are dealt into a hand only where the rules let one stay there (a
+    Modern American player who may hold one three, for instance). A player who asked partner
+    (or melded black threes) this turn could go out, so such a hidden hand is dealt again
+    until it can: the player to move always has a legal move, and after a pending question a
+    "yes" can be honoured (when no such deal turns up in 400 tries, which happens with the
+    large hands of the six-player games, the last deal is made without that condition, so
+    its player may have no legal move left). The result gives an observation equal to
     ``observation`` for the same seat, with the same history.
 
     Args:
@@ -95,13 +96,10 @@ def _unseen(obs: Observation) -> list[int]:
 def _bound_to_go_out(obs: Observation) -> int | None:
     """The seat whose hidden hand must be able to go out this turn, because it asked
     partner (the question pending, or answered yes) or melded black threes; else None."""
-    if obs.to_move is None or obs.is_over:
+    player = _turn_owner(obs)
+    if player is None or obs.is_over:
         return None
-    player = obs.to_move
-    if obs.phase == "answer":
-        # The question goes to the next seat of the asker's side.
-        player = (obs.to_move - obs.variant.sides) % obs.players
-    elif not obs.turn.must_go_out:
+    if obs.phase != "answer" and not obs.turn.must_go_out:
         return None
     return player if player != obs.seat else None
 
@@ -169,6 +167,48 @@ def _goes_on(state: GameState) -> bool:
     return bool(state.legal_moves())
 
 
+def _turn_owner(obs: Observation) -> int | None:
+    """The seat whose turn it is (the asker while partner answers); None once over."""
+    if obs.phase == "answer" and obs.to_move is not None:
+        # The question goes to the next seat of the asker's side.
+        return (obs.to_move - obs.variant.sides) % obs.players
+    return obs.to_move
+
+
+def _place_threes(
+    cards: list[int],
+    threes: frozenset[int],
+    free: dict[int, int],
+    room: dict[int, int],
+    elsewhere: int,
+    rng: random.Random,
+) -> dict[int, list[int]]:
+    """The ``threes`` among the unseen ``cards`` placed in the hands that may take them
+    (each ``free`` places, ``room`` of them for threes) or left for the stock and talons
+    (``elsewhere`` places): each three goes to a place chosen at random among those that
+    may hold it. The threes placed in hands leave ``cards``."""
+    free, room = dict(free), dict(room)
+    placed: dict[int, list[int]] = {seat: [] for seat in free}
+    for code in [c for c in cards if c in threes]:
+        seats = [seat for seat in free if room[seat] and free[seat]]
+        place = rng.randrange(elsewhere + sum(free[seat] for seat in seats) or 1)
+        if place < elsewhere:
+            elsewhere -= 1
+            continue
+        place -= elsewhere
+        for seat in seats:
+            if place < free[seat]:
+                break
+            place -= free[seat]
+        else:
+            raise PositionError("cannot complete the observation: too many unseen threes")
+        placed[seat].append(code)
+        free[seat] -= 1
+        room[seat] -= 1
+        cards.remove(code)
+    return placed
+
+
 def _deal(
     obs: Observation, cards: list[int], rng: random.Random, fixed: dict[int, tuple[int, ...]]
 ) -> GameState:
@@ -197,6 +237,29 @@ def _deal(
         # the last stock card, spec §3.5.2) or before the seat's first turn (D3).
         return obs.is_over or (not variant.declares_threes_at_deal and seat != obs.to_move)
 
+    def may_keep_a_three(seat: int) -> bool:
+        # Spec §3.5.11.4 H1, H3: one three stays in the hand of a player whose side has not
+        # opened; once the side opens, until the holder's next turn begins (the opener's,
+        # until its opening turn ends). So the side opened this turn, or in the turn of a
+        # partner who melded then, since this seat's last turn, in which it did not meld.
+        # (When a partner melded is not shown: the three is allowed if one did.)
+        if not variant.holds_three:
+            return False
+        side = variant.side_of(seat)
+        if not obs.opened[side]:
+            return True
+        owner = _turn_owner(obs)
+        assert owner is not None  # not over: see may_hold_threes
+        opened_now = variant.side_of(owner) == side and obs.turn.opening > 0
+        if seat == owner or obs.melded_seats[seat]:
+            return seat == owner and opened_now
+        other = (seat + 1) % obs.players
+        while other != owner:
+            if variant.side_of(other) == side and obs.melded_seats[other]:
+                return True
+            other = (other + 1) % obs.players
+        return opened_now
+
     # Spec §3.5.11.5: a discard that went out face down, which this seat did not see, is
     # any card but a three (dealt first: the hands may take threes once the deal is over).
     covered: tuple[int, ...] = ()
@@ -208,20 +271,33 @@ def _deal(
         # Spec §3.5.11.2 TC2: the turn card lies face up on top of the stock.
         code = turn_card.code
         top = take(1, lambda c: c == code, "the turn card")
+    dealt = [s for s in range(obs.players) if s != obs.seat and s not in fixed]
+    free = {s: obs.hand_sizes[s] - len(obs.known[s]) for s in dealt}
+    room = {s: free[s] if may_hold_threes(s) else int(may_keep_a_three(s)) for s in dealt}
+    placed: dict[int, list[int]] = {s: [] for s in dealt}
+    club = template.club
+    if any(0 < room[s] < free[s] for s in dealt):
+        # A hand that may take one three must not leave the others a three they cannot
+        # take: the threes are placed first, each where a free place holds it.
+        elsewhere = obs.stock_size - len(top)
+        if club is not None and club.talons:
+            elsewhere += sum(
+                n for t, n in zip(club.talons, obs.talons_left, strict=True) if t is not None
+            )
+        placed = _place_threes(cards, laid_out, free, room, elsewhere, rng)
     hands: list[tuple[int, ...]] = []
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
             hands.append(template.hands[seat])
-            continue
-        if seat in fixed:
+        elif seat in fixed:
             hands.append(fixed[seat])
-            continue
-        known = [c.code for c in obs.known[seat]]
-        allowed = (lambda c: True) if may_hold_threes(seat) else (lambda c: c not in laid_out)
-        extra = take(size - len(known), allowed, f"seat {seat}'s hand")
-        hands.append(tuple(sorted(known + extra)))
+        else:
+            known = [c.code for c in obs.known[seat]] + placed[seat]
+            any_card = room[seat] == free[seat]
+            allowed = (lambda c: True) if any_card else (lambda c: c not in laid_out)
+            extra = take(size - len(known), allowed, f"seat {seat}'s hand")
+            hands.append(tuple(sorted(known + extra)))
     # The talons dealt face down (D31): unseen cards of the sizes shown.
-    club = template.club
     if club is not None and club.talons:
         talons = tuple(
             None if t is None else tuple(take(size, lambda c: True, "a talon"))
