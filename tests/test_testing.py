@@ -8,7 +8,10 @@ broken ``GameState`` method (patched for one test only).
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
 import attrs
@@ -171,3 +174,27 @@ def test_endless_deals_are_reported() -> None:
     assert len(info.value.moves) == 5
     # The reported moves replay from the reported seed.
     canasta.new_game("classic", seed=2).play(info.value.moves)
+
+
+def test_candidate_moves_do_not_depend_on_the_hash_seed() -> None:
+    # A seeded rng gives the same candidates in every process (CI runs with random hashing).
+    script = (
+        "import random, canasta\n"
+        "from canasta.testing import candidate_moves\n"
+        "rng = random.Random(3)\n"
+        "state = canasta.new_game('modern-american', seed=3)\n"
+        "for _ in range(40):\n"
+        "    print(candidate_moves(state, rng))\n"
+        "    state = state.apply(rng.choice(state.legal_moves()))\n"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(runs) == 1

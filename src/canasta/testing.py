@@ -316,7 +316,7 @@ def candidate_moves(state: GameState, rng: random.Random | None = None) -> list[
     if absent:
         targets.add(RANKS[rng.choice(absent)])
     targets.update(RANKS[r] for r in rng.sample(naturals, min(2, len(naturals))))
-    for target in targets:
+    for target in sorted(targets):  # in a fixed order: the rng is drawn from inside
         r = _JOKER_RANK if target == "*" else RANKS.index(target)
         ks = range(1) if target == "*" else range(counts[r] + 2)
         for k in ks:
