@@ -36,6 +36,7 @@ from canasta.moves import Discard, Move
 from canasta.table import (
     NO_CLUB,
     OVER,
+    Club,
     Event,
     Meld,
     Memory,
@@ -342,8 +343,30 @@ class _MadeWhenRead:
         return value
 
 
-#: The fields made when read, and how.
+def _club(obs: Observation) -> Club:
+    return obs._template.club or NO_CLUB
+
+
+#: The fields made when read, and how. (The hidden cards are the table's hands, stock and
+#: talons, and the table's pile when its top card lies face down: the sizes and cards
+#: made from those are set by `observe`.)
 _MADE_WHEN_READ: dict[str, Callable[[Observation], Any]] = {
+    "scores": lambda obs: obs._template.scores,
+    "dealer": lambda obs: obs._template.dealer,
+    "phase": lambda obs: obs._template.phase,
+    "to_move": lambda obs: obs._template.to_move,
+    "melds": lambda obs: obs._template.melds,
+    "opened": lambda obs: obs._template.opened,
+    "melded_seats": lambda obs: obs._template.melded_seats,
+    "frozen": lambda obs: obs._template.frozen,
+    "asked": lambda obs: obs._template.asked,
+    "lone": lambda obs: obs._template.lone,
+    "went_out": lambda obs: obs._template.went_out,
+    "concealed": lambda obs: obs._template.concealed,
+    "special_hand": lambda obs: obs._template.special,
+    "openings": lambda obs: _club(obs).openings,
+    "talon_taken": lambda obs: _club(obs).talon_taken,
+    "turn_card_drawn": lambda obs: _club(obs).turn_card is not None,
     "hand": lambda obs: cards_of(obs._template.hands[obs.seat]),
     "threes": lambda obs: _cards_each(obs._template.threes),
     "pile_seen": lambda obs: cards_of(obs._template.pile),
@@ -380,22 +403,10 @@ def _build(
     fields = {
         "variant": table.variant,
         "seat": seat,
-        "scores": table.scores,
-        "dealer": table.dealer,
-        "phase": table.phase,
-        "to_move": table.to_move,
         "hand_sizes": tuple(map(len, hands)),
-        "melds": table.melds,
-        "opened": table.opened,
-        "melded_seats": table.melded_seats,
         "pile_top": CARDS[pile[-1]] if pile else None,
         "pile_size": len(pile),
-        "frozen": table.frozen,
         "stock_size": len(stock),
-        "asked": table.asked,
-        "lone": table.lone,
-        "went_out": table.went_out,
-        "concealed": table.concealed,
         "legal_moves": legal,
         # The talons dealt face down are hidden cards too: only their sizes show.
         "_template": evolve(
@@ -408,11 +419,7 @@ def _build(
         ),
         "_memory": memory,
         "_log": log,
-        "special_hand": table.special,
-        "openings": club.openings,
-        "talon_taken": club.talon_taken,
         "talons_left": tuple(0 if t is None else len(t) for t in talons) if talons else (),
-        "turn_card_drawn": club.turn_card is not None,
         "turn_card": None if turn_card is None else CARDS[turn_card],
     }
     obs = _new_observation(Observation)

@@ -24,7 +24,7 @@ from canasta.cards import BLACK_THREES, CARDS
 from canasta.observation import Observation
 from canasta.rl.actions import Block, RLError
 from canasta.rl.rewards import max_deal_moves
-from canasta.table import Meld, Turn
+from canasta.table import NO_CLUB, Meld, Turn
 from canasta.variants.base import Variant
 
 __all__ = ["ObservationEncoder"]
@@ -445,7 +445,7 @@ class ObservationEncoder:
             for other, row in self._known_rows[seat]:
                 if known[other] is not was[other]:
                     vector[row] = self._counted(known[other])
-        melds, was = obs.melds, old.melds
+        melds, was = table.melds, was_table.melds
         if melds is not was:
             for of_side, naturals, wild, _ in self._side_rows[side]:
                 if melds[of_side] is not was[of_side]:
@@ -458,11 +458,11 @@ class ObservationEncoder:
         # Flags are 0 and 1, indices of their values (seats and sides are at least two, so
         # itemgetter gives a tuple).
         flags = self._flag_values
-        if obs.opened != old.opened:
-            pick = operator.itemgetter(*by_side(obs.opened))
+        if table.opened != was_table.opened:
+            pick = operator.itemgetter(*by_side(table.opened))
             vector[at["opened"]] = self._join_values(pick(flags))
-        if obs.melded_seats != old.melded_seats:
-            pick = operator.itemgetter(*by_seat(obs.melded_seats))
+        if table.melded_seats != was_table.melded_seats:
+            pick = operator.itemgetter(*by_seat(table.melded_seats))
             vector[at["melded"]] = self._join_values(pick(flags))
         top = obs.pile_top
         if top is not old.pile_top:
@@ -470,35 +470,35 @@ class ObservationEncoder:
             vector[self._blocked_at] = self._flag[obs.blocked]
         if obs.pile_size != old.pile_size:
             vector[self._pile_size_at] = self._stock[obs.pile_size]
-        if obs.frozen != old.frozen:
-            vector[self._frozen_at] = self._flag[obs.frozen]
+        if table.frozen != was_table.frozen:
+            vector[self._frozen_at] = self._flag[table.frozen]
         if table.pile is not was_table.pile:
             vector[at["pile_seen"]] = self._counted(table.pile)
         if obs.stock_size != old.stock_size:
             vector[at["stock"]] = self._stock[obs.stock_size]
-        if obs.scores != old.scores:
-            vector[self._scores_at] = self._scores(by_side(obs.scores))
-        if obs.phase != old.phase:
-            vector[at["phase"]] = self._one_phase[obs.phase]
-        to_move = obs.to_move
-        if to_move != old.to_move:
+        if table.scores != was_table.scores:
+            vector[self._scores_at] = self._scores(by_side(table.scores))
+        if table.phase != was_table.phase:
+            vector[at["phase"]] = self._one_phase[table.phase]
+        to_move = table.to_move
+        if to_move != was_table.to_move:
             vector[at["to_move"]] = (
                 self._no_seat if to_move is None else self._one_seat[(to_move - seat) % players]
             )
-        if obs.dealer != old.dealer:
-            vector[at["dealer"]] = self._one_seat[(obs.dealer - seat) % players]
+        if table.dealer != was_table.dealer:
+            vector[at["dealer"]] = self._one_seat[(table.dealer - seat) % players]
         if table.turn is not was_table.turn:
             vector[at["turn"]] = self._turn(table.turn)
-        asked = obs.asked
-        if asked != old.asked:
+        asked = table.asked
+        if asked != was_table.asked:
             # Empty where the variant does not count questions.
             vector[at["asked"]] = (
                 self._piece([float(min(n, _ASKED_CLIP)) for n in by_seat(asked)])
                 if any(asked)
                 else self._no_seat
             )
-        lone = obs.lone
-        if lone != old.lone:
+        lone = table.lone
+        if lone != was_table.lone:
             vector[at["lone"]] = (
                 self._no_seat if lone is None else self._one_seat[(lone - seat) % players]
             )
@@ -513,16 +513,18 @@ class ObservationEncoder:
     def _club(self, obs: Observation, old: Any, vector: Any) -> None:
         """`_update` of the club sections (see `_club_sections`)."""
         variant, at = self.variant, self._at
+        # The club records themselves, for the fields an observation makes when read.
+        club, was = obs._template.club or NO_CLUB, old._template.club or NO_CLUB
         if variant.talon_sizes:
             most = self._talon_most
-            if obs.talon_taken != old.talon_taken:
-                taken = self._by_side[self._side_of[obs.seat]](obs.talon_taken)
+            if club.talon_taken != was.talon_taken:
+                taken = self._by_side[self._side_of[obs.seat]](club.talon_taken)
                 vector[at["talon_taken"]] = self._piece([size / most for size in taken])
             if variant.talons_set_aside and obs.talons_left != old.talons_left:
                 vector[at["talons_left"]] = self._piece([size / most for size in obs.talons_left])
         if variant.shows_turn_card:
-            card, drawn = obs.turn_card, obs.turn_card_drawn
-            if card is not old.turn_card or drawn != old.turn_card_drawn:
+            card, drawn = obs.turn_card, club.turn_card is not None
+            if card is not old.turn_card or drawn != (was.turn_card is not None):
                 ranks = self._no_ranks if card is None else self._one_rank[card.rank]
                 vector[at["turn_card"]] = self._join((ranks, self._flag[drawn]))
         if variant.covers_last_discard and obs.pile_covered != old.pile_covered:
