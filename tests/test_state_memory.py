@@ -61,6 +61,19 @@ def test_a_pickled_state_plays_on_with_its_history(variant: str) -> None:
             assert loaded.observe(seat) == state.observe(seat)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_pickle_holds_the_deal_and_no_cache_of_the_rules(variant: str) -> None:
+    # A pickle names only public modules, so that the private rules may change; the facts
+    # the rules cache on a state are rebuilt after loading.
+    for state in _random_line(variant, 4, 40)[::3]:
+        moves = state.legal_moves()  # caches the facts of the player to move
+        data = pickle.dumps(state)
+        assert b"canasta._rules" not in data
+        loaded = pickle.loads(data)
+        assert loaded.legal_moves() == moves
+        assert [loaded.check(m) for m in moves] == [None] * len(moves)
+
+
 def test_a_pickle_does_not_grow_with_a_chain_of_states() -> None:
     states = _random_line("classic", 11, 80)
     # The log is stored flat: a pickle's size grows by a few dozen bytes per move.

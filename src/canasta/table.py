@@ -297,6 +297,11 @@ class Table:
     #: the rules' facts about the player to move (a cache, see `canasta._rules.facts`)
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickle holds the deal, not the cache of facts (rebuilt when the rules need it):
+        # smaller, and readable by a version whose facts differ.
+        return {**self.__dict__, "_ctx": None}
+
     def meld_side(self, seat: int) -> int:
         """The side whose melds ``seat`` plays on.
 
