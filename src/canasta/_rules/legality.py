@@ -467,7 +467,10 @@ def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
     opened = ctx.opened
     if play.kind == "take":
         if opened:
-            hand_after += waiting_cards(st, st.pile[:-1])
+            if hand_after < 2:
+                # The pile's cards join the hand at once; counted only where they matter
+                # (asked for every candidate pickup, and the pile may be long).
+                hand_after += waiting_cards(st, st.pile[:-1])
             if hand_after >= 2:
                 return None  # nothing below can fail: skip building the position after
     elif opened and not obliged and hand_after >= 2:
