@@ -486,6 +486,16 @@ def resolve(hand: tuple[int, ...], cards: tuple[Card, ...]) -> list[int] | None:
     return chosen
 
 
+def resolve_card(hand: tuple[int, ...], card: Card) -> int | None:
+    """The hand code one card of a move stands for, as `resolve` finds it (a discard or an
+    exposed three names one card: this skips the pool `resolve` keeps for several)."""
+    if card.suit is None and card.rank != "*":
+        at = pattern_at(hand, _RANK_INDEX[card.rank])
+        return None if at is None else hand[at]
+    code = card.code
+    return code if code in hand else None
+
+
 def pattern_at(codes: Sequence[int], rank: int) -> int | None:
     """Where the card that a pattern of ``rank`` (a card named by rank alone) stands for
     lies in the sorted ``codes``, or None when there is none: deterministically the lowest

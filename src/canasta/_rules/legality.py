@@ -30,6 +30,7 @@ from canasta._rules.facts import (
     query,
     replaced,
     resolve,
+    resolve_card,
     split,
     talon_due,
     wild_incomplete,
@@ -823,7 +824,7 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         return reason if reason is not None else Decision(move, (), None)
     if isinstance(move, Expose):
         code = held_three(st)
-        if code is not None and resolve(hand, (move.card,)) is None:
+        if code is not None and resolve_card(hand, move.card) is None:
             return R.NOT_IN_HAND
         reason = expose_reason(st, code)
         if reason is not None:
@@ -831,11 +832,11 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         assert code is not None  # expose_reason refuses a hand without one
         return Decision(move, (code,), None)
     if isinstance(move, Discard):
-        codes = resolve(hand, (move.card,))
-        if codes is None:
+        code = resolve_card(hand, move.card)
+        if code is None:
             return R.NOT_IN_HAND if st.phase == PLAY else R.WRONG_PHASE
-        reason = None if listed else discard_reason(st, codes[0])
-        return reason if reason is not None else Decision(move, tuple(codes), None)
+        reason = None if listed else discard_reason(st, code)
+        return reason if reason is not None else Decision(move, (code,), None)
     if isinstance(move, Take):
         if st.phase != DRAW:
             return R.WRONG_PHASE
