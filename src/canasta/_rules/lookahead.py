@@ -155,6 +155,8 @@ class _Rank(NamedTuple):
     #: going out: the fewest wilds of a placement by (naturals left out, canasta completed),
     #: as index ``2 * left + completed``; None where no placement fits
     fewest: tuple[int | None, ...]
+    #: the only placement leaves the rank untouched: nothing to search
+    untouched_only: bool
 
 
 #: `_rank`'s answers by variant and search mode, then by (rank, count, meld, may start,
@@ -232,6 +234,7 @@ def _rank(
         frozenset(o[3] for o in options),
         max((o[4] for o in options), default=0),
         tuple(fewest),
+        len(options) == 1 and options[0][:2] == (0, 0),
     )
 
 
@@ -278,29 +281,38 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # Spec §3.5.3 [LIB]: an incomplete wild meld blocks wilds once the opening is complete.
     wilds_blocked = not opening_now and _wild_incomplete(q) and variant.wild_meld_blocks_wilds
     mode = (opening_now, concealed_only, out, wilds_blocked, min(wilds, variant.max_wilds_per_meld))
-    ranks: list[int] = []
-    table: list[_Rank] = []
+    ranks: list[int] = []  # the ranks searched
+    rests: list[int] = []  # their naturals in hand
+    table: list[_Rank] = []  # their placements
     known = _ranks_of(variant, mode)
     # Value bound: ``total`` is the most the naturals of all ranks can add, ``earlier[i]``
     # what the ranks before index i can; so the ranks from i on can add total - earlier[i].
     total = 0
     earlier: list[int] = []
     biggest = 0  # the most cards a meld of one rank could hold
+    # A rank whose only placement leaves it untouched (most ranks of a hand without wild
+    # cards: one or two naturals) is not searched: its naturals are left out from the
+    # start, and its own group's flags join ``base`` below, as that placement would do.
+    untouched = 0
     for r in _SEARCH_ORDER:
         count, meld = counts[r], melds[r]
         if count or meld is not None:
-            ranks.append(r)
             group = groups[r]
             key = (r, count, meld, new_ok[r], group)
             row = known.get(key)
             if row is None:
                 row = known[key] = _rank(variant, r, count, meld, new_ok[r], group, mode)
-            table.append(row)
-            earlier.append(total)
-            total += row.best
             size = count + meld[0] + meld[1] if meld is not None else count
             if size > biggest:
                 biggest = size
+            if row.untouched_only:
+                untouched += count
+                continue
+            ranks.append(r)
+            rests.append(count)
+            table.append(row)
+            earlier.append(total)
+            total += row.best
     earlier.append(total)
     # Content flags of the turn's groups: all of them, and those on ranks not searched.
     every = base = 0
@@ -469,7 +481,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         failed = memo.get(key)
         if failed is not None and failed >= worth:
             return False
-        rest = counts[ranks[i]]
+        rest = rests[i]
         held = twos + jokers
         for k, w, completed, got, natural_value in table[i].options:
             if w > held:
@@ -493,7 +505,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
 
     last = len(ranks)
     try:
-        return walk(0, twos0, jokers0, 0, 0, q.canastas, base, ())
+        return walk(0, twos0, jokers0, untouched, 0, q.canastas, base, ())
     finally:
         # `walk` calls itself, so its closure holds it: a reference cycle that would keep
         # the search's cells until the garbage collector runs, and the garbage of
