@@ -203,6 +203,8 @@ def _rank(
     """
     opening, concealed_only, out, wilds_blocked, wilds = mode
     options = []
+    flags: set[int] = set()
+    best = 0
     fewest: list[int | None] = [None] * 4
     for k in _naturals_choices(count, out):
         for w in range(wilds, -1, -1):
@@ -228,15 +230,19 @@ def _rank(
                 )
             if step is None:
                 continue
-            options.append((k, w, step[0], step[1], k * RANK_VALUES[rank]))
+            value = k * RANK_VALUES[rank]
+            options.append((k, w, step[0], step[1], value))
+            flags.add(step[1])
+            if value > best:
+                best = value
             if out:
                 at = 2 * (count - k) + step[0]
                 known = fewest[at]
                 fewest[at] = w if known is None or w < known else known
     return _Rank(
         tuple(options),
-        frozenset(o[3] for o in options),
-        max((o[4] for o in options), default=0),
+        frozenset(flags),
+        best,
         tuple(fewest),
         len(options) == 1 and options[0][:2] == (0, 0),
     )
