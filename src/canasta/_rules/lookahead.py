@@ -327,7 +327,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # Content flags of the turn's groups: all of them, and those on ranks not searched.
     every = base = 0
     for r in compress(_RANK_INDICES, groups):  # the ranks with a group: C skips the Nones
-        flags = group_flags(r, *groups[r])
+        group = groups[r]
+        assert group is not None
+        flags = group_flags(r, *group)
         every |= flags
         if r not in ranks:
             base |= flags
@@ -347,17 +349,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
     size0 = q.wild_meld or 0
-    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
-    puts = [
-        (
-            put,
-            size0 + put,
-            WILD_MELD
-            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
-        )
-        for put in range(1, wilds + 1)
-        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
-    ]
+    puts = _puts(variant, size0, wilds) if wild_meld_open else ()
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
@@ -535,6 +527,23 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         # thousands of searches sets the collector off far more often. Unbinding it frees
         # the search as it ends.
         del walk
+
+
+@lru_cache(maxsize=1 << 10)
+def _puts(variant: Variant, size0: int, wilds: int) -> tuple[tuple[int, int, int], ...]:
+    """The wild cards a wild meld of ``size0`` cards (0: none yet) can take at once from
+    ``wilds`` in hand, by number: its size after, and the flags. (Every search asks, for
+    few distinct sizes and hands.)"""
+    return tuple(
+        (
+            put,
+            size0 + put,
+            WILD_MELD
+            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
+        )
+        for put in range(1, wilds + 1)
+        if variant.wild_meld_reason(size0, put) is None
+    )
 
 
 @lru_cache(maxsize=1 << 14)
