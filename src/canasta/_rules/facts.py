@@ -8,8 +8,8 @@ builds the next table.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Container, Sequence
-from functools import cache, lru_cache
+from collections.abc import Container, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta._rules import lookahead
@@ -223,12 +223,12 @@ def opening_in_hand(
     closed = context(st).closed
     value = turn.opening
     flags = _turn_flags(turn)
-    new_natural_meld = _new_natural_melds(variant)
+    new_melds = _new_natural_melds(variant)
     for rank in NATURAL_RANKS:
         k = counts[rank]
         if k < 3 or hand - k < 2 or rank in on_table or rank in closed:
             continue
-        meld_flags = new_natural_meld(rank, k)
+        meld_flags = new_melds[rank][k]
         if meld_flags is None:
             continue
         value += k * RANK_VALUES[rank]
@@ -238,21 +238,24 @@ def opening_in_hand(
 
 
 @lru_cache(maxsize=64)
-def _new_natural_melds(variant: Variant) -> Callable[[int, int], int | None]:
-    """For ``variant``: the opening content flags of a new meld of ``k`` naturals of
+def _new_natural_melds(variant: Variant) -> tuple[tuple[int | None, ...], ...]:
+    """For ``variant``, entry ``[rank][k]`` (a natural rank, ``k`` up to all the decks'
+    cards of the rank): the opening content flags of a new meld of ``k`` naturals of
     ``rank`` from hand, or None where it is not a valid meld. (`opening_in_hand` asks for
-    every rank of a large hand, for every candidate play: the answers are remembered by
-    variant, so that a question hashes two numbers, not the variant.)"""
+    every rank of a large hand, for every candidate play: a table read once per question.)"""
+    return tuple(
+        tuple(_new_natural_meld(variant, rank, k) for k in range(4 * variant.decks + 1))
+        if rank in NATURAL_RANKS
+        else ()
+        for rank in range(JOKER_RANK)
+    )
 
-    @cache
-    def flags(rank: int, k: int) -> int | None:
-        if k > variant.max_meld_size:
-            return None
-        if variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None:
-            return None
-        return lookahead.group_flags(rank, k, 0, True)
 
-    return flags
+def _new_natural_meld(variant: Variant, rank: int, k: int) -> int | None:
+    """An entry of `_new_natural_melds`."""
+    if k > variant.max_meld_size or variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None:
+        return None
+    return lookahead.group_flags(rank, k, 0, True)
 
 
 def with_group(
