@@ -223,11 +223,12 @@ def opening_in_hand(
     closed = context(st).closed
     value = turn.opening
     flags = _turn_flags(turn)
+    new_melds = _new_natural_melds(variant)
     for rank in NATURAL_RANKS:
         k = counts[rank]
         if k < 3 or hand - k < 2 or rank in on_table or rank in closed:
             continue
-        meld_flags = _new_natural_meld(variant, rank, k)
+        meld_flags = new_melds[rank][k]
         if meld_flags is None:
             continue
         value += k * RANK_VALUES[rank]
@@ -236,11 +237,22 @@ def opening_in_hand(
     return variant.opening_done(value, variant.initial_minimum(st.scores[side]), flags)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=64)
+def _new_natural_melds(variant: Variant) -> tuple[tuple[int | None, ...], ...]:
+    """For ``variant``, entry ``[rank][k]`` (a natural rank, ``k`` up to all the decks'
+    cards of the rank): the opening content flags of a new meld of ``k`` naturals of
+    ``rank`` from hand, or None where it is not a valid meld. (`opening_in_hand` asks for
+    every rank of a large hand, for every candidate play: a table read once per question.)"""
+    return tuple(
+        tuple(_new_natural_meld(variant, rank, k) for k in range(4 * variant.decks + 1))
+        if rank in NATURAL_RANKS
+        else ()
+        for rank in range(JOKER_RANK)
+    )
+
+
 def _new_natural_meld(variant: Variant, rank: int, k: int) -> int | None:
-    """The opening content flags of a new meld of ``k`` naturals of ``rank`` from hand, or
-    None where it is not a valid meld (`opening_in_hand` asks for every rank of a large
-    hand, for every candidate play)."""
+    """An entry of `_new_natural_melds`."""
     if k > variant.max_meld_size or variant.natural_meld_reason(rank, 0, 0, k, 0, True) is not None:
         return None
     return lookahead.group_flags(rank, k, 0, True)

@@ -21,6 +21,7 @@ two cards going out asks for.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import compress
 from typing import TYPE_CHECKING, NamedTuple
 
 from canasta.cards import JOKER_RANK, NATURAL_RANKS, RANK_VALUES, THREE, TWO
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
 #: a way to the minimum is found sooner (3% fewer instructions in the look-ahead of
 #: Modern American random play, measured with callgrind).
 _SEARCH_ORDER = tuple(sorted(NATURAL_RANKS, key=lambda r: -RANK_VALUES[r]))
+
+#: The indices of the query's entries by rank (the joker's included).
+_RANK_INDICES = range(JOKER_RANK + 1)
 
 #: Goals of the search.
 OPEN, OUT = 0, 1
@@ -155,6 +159,8 @@ class _Rank(NamedTuple):
     #: going out: the fewest wilds of a placement by (naturals left out, canasta completed),
     #: as index ``2 * left + completed``; None where no placement fits
     fewest: tuple[int | None, ...]
+    #: the only placement leaves the rank untouched: nothing to search
+    untouched_only: bool
 
 
 #: `_rank`'s answers by variant and search mode, then by (rank, count, meld, may start,
@@ -197,6 +203,8 @@ def _rank(
     """
     opening, concealed_only, out, wilds_blocked, wilds = mode
     options = []
+    flags: set[int] = set()
+    best = 0
     fewest: list[int | None] = [None] * 4
     for k in _naturals_choices(count, out):
         for w in range(wilds, -1, -1):
@@ -222,16 +230,21 @@ def _rank(
                 )
             if step is None:
                 continue
-            options.append((k, w, step[0], step[1], k * RANK_VALUES[rank]))
+            value = k * RANK_VALUES[rank]
+            options.append((k, w, step[0], step[1], value))
+            flags.add(step[1])
+            if value > best:
+                best = value
             if out:
                 at = 2 * (count - k) + step[0]
                 known = fewest[at]
                 fewest[at] = w if known is None or w < known else known
     return _Rank(
         tuple(options),
-        frozenset(o[3] for o in options),
-        max((o[4] for o in options), default=0),
+        frozenset(flags),
+        best,
         tuple(fewest),
+        len(options) == 1 and options[0][:2] == (0, 0),
     )
 
 
@@ -278,38 +291,48 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # Spec §3.5.3 [LIB]: an incomplete wild meld blocks wilds once the opening is complete.
     wilds_blocked = not opening_now and _wild_incomplete(q) and variant.wild_meld_blocks_wilds
     mode = (opening_now, concealed_only, out, wilds_blocked, min(wilds, variant.max_wilds_per_meld))
-    ranks: list[int] = []
-    table: list[_Rank] = []
+    ranks: list[int] = []  # the ranks searched
+    rests: list[int] = []  # their naturals in hand
+    table: list[_Rank] = []  # their placements
     known = _ranks_of(variant, mode)
     # Value bound: ``total`` is the most the naturals of all ranks can add, ``earlier[i]``
     # what the ranks before index i can; so the ranks from i on can add total - earlier[i].
     total = 0
     earlier: list[int] = []
     biggest = 0  # the most cards a meld of one rank could hold
+    # A rank whose only placement leaves it untouched (most ranks of a hand without wild
+    # cards: one or two naturals) is not searched: its naturals are left out from the
+    # start, and its own group's flags join ``base`` below, as that placement would do.
+    untouched = 0
     for r in _SEARCH_ORDER:
         count, meld = counts[r], melds[r]
         if count or meld is not None:
-            ranks.append(r)
             group = groups[r]
             key = (r, count, meld, new_ok[r], group)
             row = known.get(key)
             if row is None:
                 row = known[key] = _rank(variant, r, count, meld, new_ok[r], group, mode)
-            table.append(row)
-            earlier.append(total)
-            total += row.best
             size = count + meld[0] + meld[1] if meld is not None else count
             if size > biggest:
                 biggest = size
+            if row.untouched_only:
+                untouched += count
+                continue
+            ranks.append(r)
+            rests.append(count)
+            table.append(row)
+            earlier.append(total)
+            total += row.best
     earlier.append(total)
     # Content flags of the turn's groups: all of them, and those on ranks not searched.
     every = base = 0
-    for r, group in enumerate(groups):
-        if group is not None:
-            flags = group_flags(r, *group)
-            every |= flags
-            if r not in ranks:
-                base |= flags
+    for r in compress(_RANK_INDICES, groups):  # the ranks with a group: C skips the Nones
+        group = groups[r]
+        assert group is not None
+        flags = group_flags(r, *group)
+        every |= flags
+        if r not in ranks:
+            base |= flags
     two_value, joker_value = RANK_VALUES[TWO], RANK_VALUES[JOKER_RANK]
     # The value bound prunes unless a canasta, which may waive the minimum, is in reach:
     # it stops where value - earlier[i] + the wilds' value < short.
@@ -326,17 +349,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
     size0 = q.wild_meld or 0
-    # Wild cards the wild meld can take at once, by number: its size after, and the flags.
-    puts = [
-        (
-            put,
-            size0 + put,
-            WILD_MELD
-            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
-        )
-        for put in range(1, wilds + 1)
-        if wild_meld_open and variant.wild_meld_reason(size0, put) is None
-    ]
+    puts = _puts(variant, size0, wilds) if wild_meld_open else ()
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
@@ -469,9 +482,23 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         failed = memo.get(key)
         if failed is not None and failed >= worth:
             return False
-        rest = counts[ranks[i]]
+        rest = rests[i]
         held = twos + jokers
         for k, w, completed, got, natural_value in table[i].options:
+            if not w:
+                # Naturals alone (most placements tried): no wild cards to share out.
+                if walk(  # noqa: F821 (as below)
+                    i + 1,
+                    twos,
+                    jokers,
+                    left + rest - k,
+                    value + natural_value,
+                    canastas + completed,
+                    flags | got,
+                    keep(small, k) if completed else small,
+                ):
+                    return True
+                continue
             if w > held:
                 continue  # more wild cards than are left: cheaper to skip than to try
             new_left = left + rest - k
@@ -493,13 +520,30 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
 
     last = len(ranks)
     try:
-        return walk(0, twos0, jokers0, 0, 0, q.canastas, base, ())
+        return walk(0, twos0, jokers0, untouched, 0, q.canastas, base, ())
     finally:
         # `walk` calls itself, so its closure holds it: a reference cycle that would keep
         # the search's cells until the garbage collector runs, and the garbage of
         # thousands of searches sets the collector off far more often. Unbinding it frees
         # the search as it ends.
         del walk
+
+
+@lru_cache(maxsize=1 << 10)
+def _puts(variant: Variant, size0: int, wilds: int) -> tuple[tuple[int, int, int], ...]:
+    """The wild cards a wild meld of ``size0`` cards (0: none yet) can take at once from
+    ``wilds`` in hand, by number: its size after, and the flags. (Every search asks, for
+    few distinct sizes and hands.)"""
+    return tuple(
+        (
+            put,
+            size0 + put,
+            WILD_MELD
+            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
+        )
+        for put in range(1, wilds + 1)
+        if variant.wild_meld_reason(size0, put) is None
+    )
 
 
 @lru_cache(maxsize=1 << 14)
