@@ -444,6 +444,11 @@ class Context(NamedTuple):
     wild_incomplete: bool
 
 
+#: Builds a `Context` from its fields in order, without the Python frame of the named
+#: tuple's own constructor (a new state asks for one).
+_new_context = tuple.__new__
+
+
 def context(st: Table) -> Context:
     ctx: Context | None = st._ctx
     if ctx is None:
@@ -457,16 +462,19 @@ def context(st: Table) -> Context:
         for meld in melds:
             if meld.size < cap and growable[meld.rank] is None:
                 growable[meld.rank] = meld
-        ctx = Context(
-            seat,
-            side,
-            hand_counts(st.hands[seat]),
-            melds,
-            growable,
-            closed_ranks(st),
-            st.opened[side],
-            len(st.hands[seat]),
-            wild_incomplete(melds),
+        ctx = _new_context(
+            Context,
+            (
+                seat,
+                side,
+                hand_counts(st.hands[seat]),
+                melds,
+                growable,
+                closed_ranks(st),
+                st.opened[side],
+                len(st.hands[seat]),
+                wild_incomplete(melds),
+            ),
         )
         st.__dict__["_ctx"] = ctx  # a cache on the frozen state
     return ctx
