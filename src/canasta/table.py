@@ -298,9 +298,9 @@ class Table:
     _ctx: Any = attrs.field(default=None, init=False, eq=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        # A pickle holds the deal, not the cache of facts (rebuilt when the rules need it):
-        # smaller, and readable by a version whose facts differ.
-        return {**self.__dict__, "_ctx": None}
+        # A pickle holds the deal, not the caches (the rules rebuild them when needed):
+        # smaller, and readable by a version whose private rules differ.
+        return {**self.__dict__, **_caches(type(self))}
 
     def meld_side(self, seat: int) -> int:
         """The side whose melds ``seat`` plays on.
@@ -519,6 +519,16 @@ _RESET: dict[type, dict[str, None]] = {}
 _set_attr = object.__setattr__  # past the frozen classes' __setattr__
 
 
+def _caches(cls: type) -> dict[str, None]:
+    """The fields of the frozen attrs class ``cls`` that are caches (``init=False``), each
+    set to None: what a copy or a pickle leaves behind."""
+    reset = _RESET.get(cls)
+    if reset is None:
+        reset = {f.name: None for f in attrs.fields(cls) if not f.init}
+        _RESET[cls] = reset
+    return reset
+
+
 def evolve(inst: _T, **changes: Any) -> _T:
     """A copy of a frozen attrs value (a class with ``slots=False``) with ``changes``.
 
@@ -527,10 +537,9 @@ def evolve(inst: _T, **changes: Any) -> _T:
     reset to None). The rules call it on every move.
     """
     cls = type(inst)
-    reset = _RESET.get(cls)
+    reset = _RESET.get(cls)  # looked up here, not through `_caches`: a call per move
     if reset is None:
-        reset = {f.name: None for f in attrs.fields(cls) if not f.init}  # type: ignore[arg-type]
-        _RESET[cls] = reset
+        reset = _caches(cls)
     # One dict display builds the copy: 5% fewer instructions per decision than copy() and two
     # update() calls (measured with callgrind).
     data = {**inst.__dict__, **changes, **reset}
