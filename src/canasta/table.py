@@ -47,6 +47,11 @@ def score_lines(*rows: tuple[str, int]) -> tuple[ScoreLine, ...]:
 DRAW, PLAY, ANSWER, OVER = "draw", "play", "answer", "over"
 
 
+#: Is a card code wild (`is_wild`)? A set's test, mapped over a play's cards in C: a
+#: meld is built for every meld, lay-off and pickup applied.
+_IS_WILD = frozenset(code for code in range(len(CARDS)) if is_wild(code)).__contains__
+
+
 @attrs.frozen(repr=False)
 class Meld:
     """A side's meld: its rank and its cards.
@@ -73,14 +78,14 @@ class Meld:
 
     @classmethod
     def of(cls, rank: int, codes: tuple[int, ...]) -> Meld:
-        wilds = sum(1 for c in codes if is_wild(c))
+        wilds = sum(map(_IS_WILD, codes))
         if rank == WILD_RANK:
             return cls(rank, codes, 0, wilds)
         return cls(rank, codes, len(codes) - wilds, wilds)
 
     def plus(self, codes: tuple[int, ...]) -> Meld:
         """This meld with more cards."""
-        wilds = sum(1 for c in codes if is_wild(c))
+        wilds = sum(map(_IS_WILD, codes))
         naturals = 0 if self.rank == WILD_RANK else len(codes) - wilds
         return Meld(
             self.rank,
@@ -536,6 +541,14 @@ def evolve(inst: _T, **changes: Any) -> _T:
     running ``__init__`` (no validators run; fields with ``init=False``, the caches, are
     reset to None). The rules call it on every move.
     """
+    return evolved(inst, changes)
+
+
+def evolved(inst: _T, changes: dict[str, Any]) -> _T:
+    """`evolve` with the changes in a dictionary: for the moves, which collect their
+    changes as they go (keyword arguments would copy them into a new dictionary, checking
+    each name against the parameters: a quarter of a copy's cost, measured with
+    callgrind)."""
     cls = type(inst)
     reset = _RESET.get(cls)  # looked up here, not through `_caches`: a call per move
     if reset is None:

@@ -64,6 +64,7 @@ from canasta.moves import (
 from canasta.table import (
     ANSWER,
     DRAW,
+    NEW_TURN,
     OVER,
     PLAY,
     WILD_RANK,
@@ -71,7 +72,7 @@ from canasta.table import (
     Meld,
     Table,
     Turn,
-    evolve,
+    evolved,
 )
 from canasta.variants.base import Variant
 
@@ -433,19 +434,15 @@ def play_turn(st: Table, play: Play) -> Turn:
     wilds = play.twos + play.jokers
     value = _play_value(play.rank, play.k, play.twos, play.jokers)
     if play.kind == "take":
-        top = st.pile[-1]
+        # A new turn's record: collected, copied once from the fresh one.
+        taken: dict[str, object] = {"took_pile": True, "waiting": st.pile[:-1]}
         if play.k + wilds:
-            turn = Turn(
-                took_pile=True,
-                groups=(Group(play.rank, play.k + 1, wilds, False),),
-                waiting=st.pile[:-1],
-            )
+            taken["groups"] = (Group(play.rank, play.k + 1, wilds, False),)
         else:
-            turn = Turn(took_pile=True, laid_off=True, waiting=st.pile[:-1])
+            taken["laid_off"] = True
         if not st.opened[st.variant.side_of(st.to_move or 0)]:
-            opening = st.variant.pickup_opening_value(card_value(top), value)
-            turn = evolve(turn, opening=opening)
-        return turn
+            taken["opening"] = st.variant.pickup_opening_value(card_value(st.pile[-1]), value)
+        return evolved(NEW_TURN, taken)
     turn = st.turn
     rank = play.rank
     # The changes are collected and the turn copied once: the generator asks this for
@@ -459,7 +456,7 @@ def play_turn(st: Table, play: Play) -> Turn:
         changes["must_go_out"] = True
     if not st.opened[st.variant.side_of(st.to_move or 0)]:
         changes["opening"] = turn.opening + value
-    return evolve(turn, **changes)
+    return evolved(turn, changes)
 
 
 def after_reason(st: Table, ctx: Context, play: Play) -> R | None:

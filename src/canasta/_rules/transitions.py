@@ -34,7 +34,9 @@ from canasta.table import (
     Club,
     Meld,
     Table,
+    Turn,
     evolve,
+    evolved,
 )
 from canasta.variants.base import Variant
 
@@ -126,12 +128,20 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
     return evolve(st, stock=(*top, *rest))
 
 
-def begin_turn(st: Table, seat: int, **changes: object) -> Table:
-    """Start ``seat``'s turn (applying ``changes`` too); where threes are declared at the
-    player's first turn, its threes go down first."""
+def begin_turn(st: Table, seat: int, changes: dict[str, object] | None = None) -> Table:
+    """Start ``seat``'s turn, making ``changes`` to the table too (the move that ended the
+    last turn: one copy of the table for both; the dictionary is taken over); where
+    threes are declared at the player's first turn, its threes go down first."""
     # D3.
-    st = evolve(st, to_move=seat, phase=DRAW, turn=NEW_TURN, **changes)
+    if changes is None:
+        changes = {}
+    changes["to_move"] = seat
+    changes["phase"] = DRAW
+    changes["turn"] = NEW_TURN
+    st = evolved(st, changes)
     variant = st.variant
+    if variant.laid_out_threes.isdisjoint(st.hands[seat]):
+        return st  # no three to lay out (most turns): the variant's rules need not be asked
     if not variant.declares_threes_at_deal:
         st = declare_threes(st, seat)
     elif variant.holds_three and st.opened[variant.side_of(seat)]:
@@ -151,7 +161,8 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
     variant = st.variant
     laid = variant.laid_out_threes
     hand = st.hands[seat]
-    if sum(1 for c in hand if c in laid) <= (keep is not None):
+    # Most hands hold no three to lay out: one test in C settles them.
+    if laid.isdisjoint(hand) or sum(1 for c in hand if c in laid) <= (keep is not None):
         return st
     side = variant.side_of(seat)
     may_hold = keep is None and variant.holds_three and not st.opened[side]
@@ -181,8 +192,15 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
     return _shown_turn_card(st, after)
 
 
-def _over(st: Table, went_out: int | None = None, concealed: bool = False) -> Table:
-    return evolve(st, phase=OVER, to_move=None, went_out=went_out, concealed=concealed)
+def _over(
+    st: Table,
+    went_out: int | None = None,
+    concealed: bool = False,
+    changes: dict[str, object] | None = None,
+) -> Table:
+    """The table once the deal is over, with ``changes`` made by the move that ended it."""
+    ended = {"phase": OVER, "to_move": None, "went_out": went_out, "concealed": concealed}
+    return evolved(st, ended if changes is None else {**changes, **ended})
 
 
 def _draw(st: Table, seat: int, wanted: int) -> Table:
@@ -201,10 +219,13 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
     )
     # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single last
     # card is a complete draw.
-    while wanted and stock:
-        card, stock = stock[0], stock[1:]
+    # The stock is cut once after the draw, not once a card.
+    taken, size = 0, len(stock)
+    while wanted and taken < size:
+        card = stock[taken]
+        taken += 1
         if card in laid:
-            if not stock:
+            if taken == size:
                 last_three = variant.last_stock_three_rule
                 ends, no_discard = last_three.ends_deal, last_three.no_discard
                 if last_three.kept_in_hand:
@@ -220,38 +241,34 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
             continue
         hand.append(card)
         wanted -= 1
-    before = st
-    st = evolve(
-        st,
-        stock=stock,
-        hands=replaced(st.hands, seat, tuple(sorted(hand))),
-        threes=replaced(st.threes, side, threes),
-        phase=PLAY,
-    )
-    if len(stock) < TURN_CARD_DEPTH:
-        st = _shown_turn_card(before, st)
-    if ends:
-        return _over(st)
+    changes: dict[str, object] = {
+        "stock": stock[taken:],
+        "hands": replaced(st.hands, seat, tuple(sorted(hand))),
+        "phase": PLAY,
+    }
+    if threes is not st.threes[side]:
+        changes["threes"] = replaced(st.threes, side, threes)
     if no_discard:
-        st = evolve(st, turn=evolve(st.turn, no_discard=True))
-    return st
+        changes["turn"] = evolve(st.turn, no_discard=True)
+    after = _over(st, changes=changes) if ends else evolved(st, changes)
+    return _shown_turn_card(st, after) if len(stock) - taken < TURN_CARD_DEPTH else after
 
 
-def _join_waiting(st: Table, seat: int) -> Table:
-    """The rest of the pile joins the hand; threes go face up."""
+def _join_waiting(st: Table, seat: int, hand: tuple[int, ...], turn: Turn) -> dict[str, object]:
+    """The changes by which the cards waiting in ``turn`` (the rest of the pile) join
+    ``hand``, the hand ``seat`` holds after its play; threes go face up."""
     # Spec §2.7 procedure (2).
     variant = st.variant
-    waiting = st.turn.waiting
+    waiting = turn.waiting
     side = variant.side_of(seat)
     laid = variant.laid_out_threes
     threes = st.threes[side] + tuple(c for c in waiting if c in laid)
-    joined = st.hands[seat] + tuple(c for c in waiting if c not in laid)
-    return evolve(
-        st,
-        hands=replaced(st.hands, seat, tuple(sorted(joined))),
-        threes=replaced(st.threes, side, threes),
-        turn=evolve(st.turn, waiting=()),
-    )
+    joined = hand + tuple(c for c in waiting if c not in laid)
+    return {
+        "hands": replaced(st.hands, seat, tuple(sorted(joined))),
+        "threes": replaced(st.threes, side, threes),
+        "turn": evolve(turn, waiting=()),
+    }
 
 
 def _partner(st: Table, seat: int) -> int | None:
@@ -342,36 +359,41 @@ def _discard(st: Table, seat: int, code: int) -> Table:
     """The table after ``seat`` discards ``code``: the deal ends, or the next turn begins."""
     variant = st.variant
     rest = remove(st.hands[seat], (code,))
-    hands = replaced(st.hands, seat, rest)
-    pile = (*st.pile, code)
-    frozen = st.frozen or variant.freezes_pile(code)
+    # The changes are collected and the table copied once, with the next turn's start (a
+    # copy of the table is the dearest part of a discard).
+    changes: dict[str, object] = {
+        "hands": replaced(st.hands, seat, rest),
+        "pile": (*st.pile, code),
+        "frozen": st.frozen or variant.freezes_pile(code),
+    }
     # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
     talon = 0 if st.club is None else opening_talon(st, seat)
     # TL6: the last card goes out where going out is allowed; else the talon fills the
     # empty hand.
     if not rest and not (talon and not may_go_out(variant, st.melds[st.meld_side(seat)], st.turn)):
-        st = evolve(st, hands=hands, pile=pile, frozen=frozen)
-        return _over(st, seat, _is_concealed(st, seat))
+        # A discard changes neither the turn nor the seats that melded, all that the
+        # concealed going out looks at.
+        return _over(st, seat, _is_concealed(st, seat), changes)
     turn = st.turn
-    melded_seats = st.melded_seats
     if turn.melded or turn.took_pile:
-        melded_seats = replaced(melded_seats, seat, True)
-    # D36: the courtesy lasts one turn.
-    courtesy = None if st.courtesy == seat else st.courtesy
-    st = evolve(
-        st, hands=hands, pile=pile, frozen=frozen, melded_seats=melded_seats, courtesy=courtesy
-    )
-    if talon:
-        st = _take_talon(st, seat, talon)
-        if st.phase == OVER:
-            return st  # a three was the last stock card (spec §3.5.2)
-    if variant.holds_three and st.opened[variant.side_of(seat)]:
-        # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and after
-        # the talon, TL9).
-        st = declare_threes(st, seat)
+        changes["melded_seats"] = replaced(st.melded_seats, seat, True)
+    if st.courtesy == seat:
+        changes["courtesy"] = None  # D36: the courtesy lasts one turn
+    held = variant.holds_three and st.opened[variant.side_of(seat)]
+    if talon or held:
+        st = evolved(st, changes)
+        changes = {}
+        if talon:
+            st = _take_talon(st, seat, talon)
+            if st.phase == OVER:
+                return st  # a three was the last stock card (spec §3.5.2)
+        if held:
+            # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and
+            # after the talon, TL9).
+            st = declare_threes(st, seat)
     if not st.stock and variant.stock_out_ends_after_turn:
-        return _over(st)
-    return begin_turn(st, (seat + 1) % variant.players)
+        return _over(st, changes=changes)
+    return begin_turn(st, (seat + 1) % variant.players, changes)
 
 
 def commit(st: Table, decision: Decision) -> Table:
@@ -407,47 +429,67 @@ def commit(st: Table, decision: Decision) -> Table:
     if isinstance(move, Expose):
         # Spec §3.5.11.4 H2: the held three goes down; its replacement may be held again.
         return declare_threes(st, seat)
-    hands = replaced(st.hands, seat, remove(st.hands[seat], decision.codes))
+    return _play(st, seat, decision)
+
+
+def _play(st: Table, seat: int, decision: Decision) -> Table:
+    """The table after a meld, a lay-off or a pickup of the pile by ``seat``."""
+    variant = st.variant
+    move = decision.move
     play = decision.play
     assert play is not None
     side = variant.side_of(seat)
     shared = st.meld_side(seat)
     melds = st.melds[shared]
     cards = decision.codes
-    if isinstance(move, Take):
+    took = isinstance(move, Take)
+    if took:
         cards = (st.pile[-1], *cards)
-    if play.target is not None:
-        melds = replaced(melds, melds.index(play.target), play.target.plus(cards))
+    target = play.target
+    if target is not None:
+        # The target is one of these melds (the decision read them): found by identity,
+        # not by the melds' own equality test, a call per meld passed.
+        at = 0
+        while melds[at] is not target:
+            at += 1
+        melds = replaced(melds, at, target.plus(cards))
     else:
         melds = _sorted_melds((*melds, Meld.of(play.rank, tuple(sorted(cards)))))
-    st = evolve(
-        st,
-        hands=hands,
-        melds=replaced(st.melds, shared, melds),
-        turn=play_turn(st, play),
-        phase=PLAY,
-    )
-    if isinstance(move, Take):
-        st = evolve(st, pile=(), frozen=False)
+    hand = remove(st.hands[seat], decision.codes)
+    turn = play_turn(st, play)
+    # The changes are collected and the table copied once (the pile joining the hand, the
+    # initial meld's completion and going out change it further).
+    changes: dict[str, object] = {
+        "hands": replaced(st.hands, seat, hand),
+        "melds": replaced(st.melds, shared, melds),
+        "turn": turn,
+        "phase": PLAY,
+    }
+    if took:
+        changes["pile"] = ()
+        changes["frozen"] = False
         if variant.lone_hand_on_first_pickup and st.lone is None:
-            st = _form_partnership(st, seat)
+            st = _form_partnership(evolved(st, changes), seat)
+            changes = {}
     if not st.opened[side]:
-        if opening_complete(st, side, st.turn):
+        if opening_complete(st, side, turn):
             opened = replaced(st.opened, side, True)
             club = st.club
             if club is not None and variant.talon_sizes:
                 # Spec §3.5.11.1 TL1: the order of opening sets the talon's size.
-                st = evolve(st, club=club._replace(openings=(*club.openings, side)))
+                changes["club"] = club._replace(openings=(*club.openings, side))
             if variant.special_hand_courtesy:
                 # D36: partner may still show a special hand on the next own turn.
-                st = evolve(st, courtesy=(seat + variant.sides) % variant.players)
+                changes["courtesy"] = (seat + variant.sides) % variant.players
             other = _partner(st, side)
             if other is not None:
                 # Spec §3.3 cutthroat: once one partner has met the minimum, the other is free.
                 opened = replaced(opened, other, True)
-            st = _join_waiting(evolve(st, opened=opened), seat)
-    elif st.turn.waiting:
-        st = _join_waiting(st, seat)
+            changes["opened"] = opened
+            changes.update(_join_waiting(st, seat, hand, turn))
+    elif turn.waiting:
+        changes.update(_join_waiting(st, seat, hand, turn))
+    st = evolved(st, changes)
     if not st.hands[seat]:
         return _over(st, seat, _is_concealed(st, seat))
     return st
