@@ -788,6 +788,9 @@ def expose_reason(st: Table, code: int | None) -> R | None:
 
 #: The moves that name no cards: listed, they are decided by their kind alone.
 _PLAIN = frozenset({Draw, End, Ask, Answer})
+#: Builds a `Decision` from its fields in order, without the Python frame of the named
+#: tuple's own constructor (every move applied makes one).
+_new_decision = tuple.__new__
 
 
 def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
@@ -798,27 +801,35 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     refuse (ending, asking, discarding) are skipped; the effect is the same.
     """
     if listed and type(move) in _PLAIN:
-        return Decision(move, (), None)  # nothing to resolve, nothing to refuse
+        return _new_decision(Decision, (move, (), None))  # nothing to resolve, nothing to refuse
     if st.phase == OVER:
         return R.GAME_OVER
     if st.phase == ANSWER:
-        return Decision(move, (), None) if isinstance(move, Answer) else R.WRONG_PHASE
+        return (
+            _new_decision(Decision, (move, (), None)) if isinstance(move, Answer) else R.WRONG_PHASE
+        )
+    hand = st.hands[st.to_move or 0]
+    if isinstance(move, Discard):  # the commonest move after the draw: tested first
+        code = resolve_card(hand, move.card)
+        if code is None:
+            return R.NOT_IN_HAND if st.phase == PLAY else R.WRONG_PHASE
+        reason = None if listed else discard_reason(st, code)
+        return reason if reason is not None else _new_decision(Decision, (move, (code,), None))
     if isinstance(move, Answer):
         return R.WRONG_PHASE
     if isinstance(move, Draw):
         if st.phase != DRAW:
             return R.WRONG_PHASE
-        return Decision(move, (), None) if st.stock else R.STOCK_EMPTY
-    hand = st.hands[st.to_move or 0]
+        return _new_decision(Decision, (move, (), None)) if st.stock else R.STOCK_EMPTY
     if isinstance(move, Special):
         # The whole hand is shown (spec §3.5.11.3 SH3): the event shows its cards.
         reason = None if listed else special_reason(st)
-        return reason if reason is not None else Decision(move, hand, None)
+        return reason if reason is not None else _new_decision(Decision, (move, hand, None))
     if isinstance(move, End | Ask):
         if listed:
-            return Decision(move, (), None)
+            return _new_decision(Decision, (move, (), None))
         reason = end_reason(st) if isinstance(move, End) else ask_reason(st)
-        return reason if reason is not None else Decision(move, (), None)
+        return reason if reason is not None else _new_decision(Decision, (move, (), None))
     if isinstance(move, Expose):
         code = held_three(st)
         if code is not None and resolve_card(hand, move.card) is None:
@@ -827,13 +838,7 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         if reason is not None:
             return reason
         assert code is not None  # expose_reason refuses a hand without one
-        return Decision(move, (code,), None)
-    if isinstance(move, Discard):
-        code = resolve_card(hand, move.card)
-        if code is None:
-            return R.NOT_IN_HAND if st.phase == PLAY else R.WRONG_PHASE
-        reason = None if listed else discard_reason(st, code)
-        return reason if reason is not None else Decision(move, (code,), None)
+        return _new_decision(Decision, (move, (code,), None))
     if isinstance(move, Take):
         if st.phase != DRAW:
             return R.WRONG_PHASE
@@ -848,7 +853,7 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         if reason is not None:
             return reason
         play = take_effect(st, context(st), parts[1], parts[2], parts[3])
-        return play if isinstance(play, R) else Decision(move, tuple(codes), play)
+        return play if isinstance(play, R) else _new_decision(Decision, (move, tuple(codes), play))
     if isinstance(move, MeldCards | LayOff):
         if st.phase != PLAY:
             return R.WRONG_PHASE
@@ -877,7 +882,7 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         elif rank == THREE and any(c in RED_THREES for c in codes):
             return R.INVALID_MELD  # red threes are never melded (spec §2.6)
         play = play_effect(st, context(st), add, rank, k, twos, jokers)
-        return play if isinstance(play, R) else Decision(move, tuple(codes), play)
+        return play if isinstance(play, R) else _new_decision(Decision, (move, tuple(codes), play))
     return R.WRONG_PHASE  # pragma: no cover - every Move subclass is handled above
 
 

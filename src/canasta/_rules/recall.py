@@ -12,6 +12,10 @@ from canasta._rules.legality import Decision
 from canasta.moves import Discard, Draw, Take
 from canasta.table import TURN_CARD_DEPTH, Memory, RawNote, Step, Table
 
+#: Build a `Step` and a `Memory` from their fields in order, without the Python frame of
+#: the named tuple's own constructor (every move applied makes one of each).
+_new_step = _new_memory = tuple.__new__
+
 
 def fresh_memory(table: Table) -> Memory:
     """The memory at the start of a deal (or of a position read with none): nothing known."""
@@ -24,29 +28,36 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     ``after``."""
     seat = before.to_move
     assert seat is not None
-    side = before.variant.side_of(seat)
     move = decision.move
-    threes = after.threes[side]
+    laid: tuple[int, ...] = ()
     notes: tuple[RawNote, ...] = ()
-    variant = before.variant
-    if variant.holds_three and after.to_move is not None:
-        # Spec §3.5.11.4 H3: the next player's held three went down as the turn began.
-        other = variant.side_of(after.to_move)
-        if other != side and after.threes[other] is not before.threes[other]:
-            laid = after.threes[other][len(before.threes[other]) :]
-            notes = (("three", after.to_move, laid, 0),)
-    club = after.club
-    if club is not before.club:
+    # Most moves lay no three out: the threes are the same tuple before and after.
+    if after.threes is not before.threes:
+        variant = before.variant
+        side = variant.side_of(seat)
+        threes = after.threes[side]
+        if threes is not before.threes[side]:
+            laid = threes[len(before.threes[side]) :]
+        if variant.holds_three and after.to_move is not None:
+            # Spec §3.5.11.4 H3: the next player's held three went down as the turn began.
+            other = variant.side_of(after.to_move)
+            if other != side and after.threes[other] is not before.threes[other]:
+                held = after.threes[other][len(before.threes[other]) :]
+                notes = (("three", after.to_move, held, 0),)
+    if after.club is not before.club:
         notes = _club_notes(before, after, seat, notes)
-    return Step(
-        log,
-        1 if log is None else log.length + 1,
-        seat,
-        move,
-        decision.codes,
-        before.pile if type(move) is Take else (),
-        threes[len(before.threes[side]) :] if threes is not before.threes[side] else (),
-        notes,
+    return _new_step(
+        Step,
+        (
+            log,
+            1 if log is None else log.length + 1,
+            seat,
+            move,
+            decision.codes,
+            before.pile if type(move) is Take else (),
+            laid,
+            notes,
+        ),
     )
 
 
@@ -97,7 +108,7 @@ def _shown_turn_card(memory: Memory, before: Table, after: Table) -> Memory:
         return memory
     own = tuple(sorted((*memory.known[taker], code)))
     known = memory.known[:taker] + (own,) + memory.known[taker + 1 :]
-    return Memory(known=known, discarded=memory.discarded)
+    return _new_memory(Memory, (known, memory.discarded))
 
 
 def _without(known: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
@@ -129,7 +140,7 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
             known = known[:seat] + (_without(own, codes),) + known[seat + 1 :]
         discarded = memory.discarded
         discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
-        memory = Memory(known=known, discarded=discarded)
+        memory = _new_memory(Memory, (known, discarded))
         return _shown_turn_card(memory, before, after) if shown else memory
     # The pile cards that the move sent into the hand: at once for an opened side, or
     # when the initial meld completes (spec §2.7, §2.8).
@@ -142,5 +153,5 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
             laid = before.variant.laid_out_threes
             own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
         known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
-        memory = Memory(known=known, discarded=memory.discarded)
+        memory = _new_memory(Memory, (known, memory.discarded))
     return _shown_turn_card(memory, before, after) if shown else memory
