@@ -336,6 +336,10 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     return reachable < required
 
 
+#: Builds a `lookahead.Query` from its fields in order (as `_new_context` a `Context`).
+_new_query = tuple.__new__
+
+
 def query(
     st: Table,
     goal: int,
@@ -345,6 +349,8 @@ def query(
     opened: bool,
     concealed: bool,
 ) -> lookahead.Query:
+    """The look-ahead's question for the player to move, with ``counts`` in hand and the
+    side's ``melds``, in ``turn``: can it reach ``goal`` this turn?"""
     variant = st.variant
     closed = context(st).closed
     # One pass over the melds (a query is built for every candidate move that needs the
@@ -387,31 +393,37 @@ def query(
     seat = st.to_move
     assert seat is not None
     opening = None
+    keeps = 2
     if not opened:
-        opening = (turn.opening, variant.initial_minimum(st.scores[variant.side_of(seat)]))
-    q = lookahead.Query(
-        goal=goal,
-        counts=tuple(counts),
-        melds=tuple(growing),
-        new_ok=tuple(new_allowed),
-        wild_meld=None if wild is None else wild.size,
-        new_wild_ok=wild is None and (variant.has_wild_melds),
-        canastas=done,
-        opening=opening,
-        groups=tuple(groups),
-        concealed=concealed,
-        no_out=turn.permission is False,
-        no_discard=turn.no_discard,
+        side = variant.side_of(seat)
+        opening = (turn.opening, variant.initial_minimum(st.scores[side]))
+        if (
+            st.club is not None
+            and not counts[THREE]
+            and variant.talon_lowers_floor
+            and talon_due(st, side, turn)
+        ):
+            keeps = 1  # TL7: the talon will fill the hand; a card to discard will do
+    # The fields in order, without the named tuple's constructor frame and its keywords (a
+    # query is built for every candidate move that needs the look-ahead).
+    return _new_query(
+        lookahead.Query,
+        (
+            goal,
+            tuple(counts),
+            tuple(growing),
+            tuple(new_allowed),
+            None if wild is None else wild.size,
+            wild is None and variant.has_wild_melds,
+            done,
+            opening,
+            tuple(groups),
+            concealed,
+            turn.permission is False,
+            turn.no_discard,
+            keeps,
+        ),
     )
-    if (
-        st.club is not None
-        and not opened
-        and not counts[THREE]
-        and variant.talon_lowers_floor
-        and talon_due(st, variant.side_of(seat), turn)
-    ):
-        q = q._replace(keeps=1)  # TL7: the talon will fill the hand; a card to discard will do
-    return q
 
 
 @lru_cache(maxsize=256)
