@@ -216,25 +216,27 @@ def opening_in_hand(
     (``on_table``: the ranks of its melds, which take no new meld), keeping two cards?
 
     Each such meld is a placement the look-ahead tries, so a yes here is a yes there; a no
-    decides nothing. It settles most positions with a large hand at once.
+    decides nothing. It settles most positions with a large hand at once. Without such a
+    rank it says no at once (the turn as it is was judged by the caller): most hands.
     """
     # Spec §2.8.
     variant = st.variant
     closed = context(st).closed
-    value = turn.opening
-    flags = _turn_flags(turn)
-    new_melds = _new_natural_melds(variant)
+    value = flags = 0
     for rank in NATURAL_RANKS:
         k = counts[rank]
         if k < 3 or hand - k < 2 or rank in on_table or rank in closed:
             continue
-        meld_flags = new_melds[rank][k]
+        meld_flags = _new_natural_melds(variant)[rank][k]
         if meld_flags is None:
             continue
         value += k * RANK_VALUES[rank]
         flags |= meld_flags
         hand -= k
-    return variant.opening_done(value, variant.initial_minimum(st.scores[side]), flags)
+    if not value:
+        return False  # no new meld: nothing to add to the turn
+    minimum = variant.initial_minimum(st.scores[side])
+    return variant.opening_done(turn.opening + value, minimum, _turn_flags(turn) | flags)
 
 
 @lru_cache(maxsize=64)
