@@ -216,25 +216,27 @@ def opening_in_hand(
     (``on_table``: the ranks of its melds, which take no new meld), keeping two cards?
 
     Each such meld is a placement the look-ahead tries, so a yes here is a yes there; a no
-    decides nothing. It settles most positions with a large hand at once.
+    decides nothing. It settles most positions with a large hand at once. Without such a
+    rank it says no at once (the turn as it is was judged by the caller): most hands.
     """
     # Spec §2.8.
     variant = st.variant
     closed = context(st).closed
-    value = turn.opening
-    flags = _turn_flags(turn)
-    new_melds = _new_natural_melds(variant)
+    value = flags = 0
     for rank in NATURAL_RANKS:
         k = counts[rank]
         if k < 3 or hand - k < 2 or rank in on_table or rank in closed:
             continue
-        meld_flags = new_melds[rank][k]
+        meld_flags = _new_natural_melds(variant)[rank][k]
         if meld_flags is None:
             continue
         value += k * RANK_VALUES[rank]
         flags |= meld_flags
         hand -= k
-    return variant.opening_done(value, variant.initial_minimum(st.scores[side]), flags)
+    if not value:
+        return False  # no new meld: nothing to add to the turn
+    minimum = variant.initial_minimum(st.scores[side])
+    return variant.opening_done(turn.opening + value, minimum, _turn_flags(turn) | flags)
 
 
 @lru_cache(maxsize=64)
@@ -336,6 +338,10 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     return reachable < required
 
 
+#: Builds a `lookahead.Query` from its fields in order (as `_new_context` a `Context`).
+_new_query = tuple.__new__
+
+
 def query(
     st: Table,
     goal: int,
@@ -345,6 +351,8 @@ def query(
     opened: bool,
     concealed: bool,
 ) -> lookahead.Query:
+    """The look-ahead's question for the player to move, with ``counts`` in hand and the
+    side's ``melds``, in ``turn``: can it reach ``goal`` this turn?"""
     variant = st.variant
     closed = context(st).closed
     # One pass over the melds (a query is built for every candidate move that needs the
@@ -387,31 +395,37 @@ def query(
     seat = st.to_move
     assert seat is not None
     opening = None
+    keeps = 2
     if not opened:
-        opening = (turn.opening, variant.initial_minimum(st.scores[variant.side_of(seat)]))
-    q = lookahead.Query(
-        goal=goal,
-        counts=tuple(counts),
-        melds=tuple(growing),
-        new_ok=tuple(new_allowed),
-        wild_meld=None if wild is None else wild.size,
-        new_wild_ok=wild is None and (variant.has_wild_melds),
-        canastas=done,
-        opening=opening,
-        groups=tuple(groups),
-        concealed=concealed,
-        no_out=turn.permission is False,
-        no_discard=turn.no_discard,
+        side = variant.side_of(seat)
+        opening = (turn.opening, variant.initial_minimum(st.scores[side]))
+        if (
+            st.club is not None
+            and not counts[THREE]
+            and variant.talon_lowers_floor
+            and talon_due(st, side, turn)
+        ):
+            keeps = 1  # TL7: the talon will fill the hand; a card to discard will do
+    # The fields in order, without the named tuple's constructor frame and its keywords (a
+    # query is built for every candidate move that needs the look-ahead).
+    return _new_query(
+        lookahead.Query,
+        (
+            goal,
+            tuple(counts),
+            tuple(growing),
+            tuple(new_allowed),
+            None if wild is None else wild.size,
+            wild is None and variant.has_wild_melds,
+            done,
+            opening,
+            tuple(groups),
+            concealed,
+            turn.permission is False,
+            turn.no_discard,
+            keeps,
+        ),
     )
-    if (
-        st.club is not None
-        and not opened
-        and not counts[THREE]
-        and variant.talon_lowers_floor
-        and talon_due(st, variant.side_of(seat), turn)
-    ):
-        q = q._replace(keeps=1)  # TL7: the talon will fill the hand; a card to discard will do
-    return q
 
 
 @lru_cache(maxsize=256)

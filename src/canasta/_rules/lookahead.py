@@ -121,13 +121,18 @@ def _may_pass_cap(variant: Variant, q: Query) -> bool:
     meld rules allow (Modern American refuses every such meld unless told otherwise)?"""
     # D28.
     counts, melds = q.counts, q.melds
-    cap = variant.max_meld_size
+    # Asked after every opening search that fails: the rank's cards and meld against the
+    # cap less the wilds, before the meld's counts are unpacked.
     wilds = counts[TWO] + counts[JOKER_RANK]
+    room = variant.max_meld_size - wilds
     for rank in NATURAL_RANKS:
         meld = melds[rank]
-        n0, w0 = meld if meld is not None else (0, 0)
-        count = counts[rank]
-        if count + n0 + w0 + wilds > cap and _passes_cap(variant, rank, n0, w0, count, wilds):
+        if meld is None:
+            if counts[rank] > room and _passes_cap(variant, rank, 0, 0, counts[rank], wilds):
+                return True
+        elif counts[rank] + meld[0] + meld[1] > room and _passes_cap(
+            variant, rank, meld[0], meld[1], counts[rank], wilds
+        ):
             return True
     return False
 
@@ -387,9 +392,6 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     track = max(0, required - q.canastas - 1)
     hand_size = sum(counts)
 
-    def keep(small: tuple[int, ...], size: int) -> tuple[int, ...]:
-        return tuple(sorted((*small, size)))[:track] if track else small
-
     def accepts(
         cards_left: int, value: int, canastas: int, flags: int, incomplete: bool, kept: int
     ) -> bool:
@@ -411,42 +413,6 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return done and (
             cards_left >= keeps or (may_out and (cards_left == 1 or not needs_discard))
         )
-
-    def finish(
-        twos: int,
-        jokers: int,
-        left: int,
-        value: int,
-        canastas: int,
-        flags: int,
-        small: tuple[int, ...],
-    ) -> bool:
-        if black_alone:
-            value += 5 * black
-        elif black_pair and twos:
-            value += 30
-            twos -= 1
-        else:
-            left += black
-        kept = sum(small)
-        if accepts(left + twos + jokers, value, canastas, flags, wild_incomplete, kept):
-            return True
-        for put, size, own in puts:
-            if put > twos + jokers:
-                break
-            completes = size >= CANASTA_SIZE > size0
-            for put_twos in range(max(put - jokers, 0), min(put, twos) + 1):
-                put_jokers = put - put_twos
-                if accepts(
-                    left + twos + jokers - put,
-                    value + put_twos * two_value + put_jokers * joker_value,
-                    canastas + completes,
-                    flags | own,
-                    size < CANASTA_SIZE,
-                    sum(keep(small, put)) if completes else kept,
-                ):
-                    return True
-        return False
 
     def walk(
         i: int,
@@ -476,7 +442,34 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         if prune and value - earlier[i] + twos * two_value + jokers * joker_value < short:
             return False
         if i == last:
-            return finish(twos, jokers, left, value, canastas, flags, small)
+            # Every rank placed: the black threes, then the wild meld's share of the wilds
+            # (here, not in a function of its own: each search would build its closure).
+            if black_alone:
+                value += 5 * black
+            elif black_pair and twos:
+                value += 30
+                twos -= 1
+            else:
+                left += black
+            kept = sum(small)
+            if accepts(left + twos + jokers, value, canastas, flags, wild_incomplete, kept):
+                return True
+            for put, size, own in puts:
+                if put > twos + jokers:
+                    break
+                completes = size >= CANASTA_SIZE > size0
+                for put_twos in range(max(put - jokers, 0), min(put, twos) + 1):
+                    put_jokers = put - put_twos
+                    if accepts(
+                        left + twos + jokers - put,
+                        value + put_twos * two_value + put_jokers * joker_value,
+                        canastas + completes,
+                        flags | own,
+                        size < CANASTA_SIZE,
+                        sum(_kept(small, put, track)) if completes else kept,
+                    ):
+                        return True
+            return False
         worth = 0 if opening is None else (value if value < need else need)
         key = (i, twos, jokers, left if left < 2 else 2, canastas, flags & mask, small)
         failed = memo.get(key)
@@ -495,7 +488,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     value + natural_value,
                     canastas + completed,
                     flags | got,
-                    keep(small, k) if completed else small,
+                    _kept(small, k, track) if completed else small,
                 ):
                     return True
                 continue
@@ -512,7 +505,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     value + natural_value + t * two_value + (w - t) * joker_value,
                     canastas + completed,
                     flags | got,
-                    keep(small, k + w) if completed else small,
+                    _kept(small, k + w, track) if completed else small,
                 ):
                     return True
         memo[key] = worth
@@ -577,6 +570,12 @@ def _naturals_choices(count: int, out: bool) -> tuple[int, ...]:
     if out:
         return (count, count - 1) if count else (0,)
     return tuple(sorted({count, max(count - 1, 0), max(count - 2, 0), 0}, reverse=True))
+
+
+def _kept(small: tuple[int, ...], size: int, track: int) -> tuple[int, ...]:
+    """The sizes of the ``track`` smallest canasta-completing moves among ``small`` and
+    one of ``size`` cards (`_search`: the hand must keep 2 cards besides them)."""
+    return tuple(sorted((*small, size)))[:track] if track else small
 
 
 def _wild_incomplete(q: Query) -> bool:
