@@ -302,6 +302,39 @@ def test_every_section_holds_what_the_layout_says(name: str, arrays: bool) -> No
             state = state.apply(rng.choice(state.legal_moves()))
 
 
+def _with_melds(name: str, melds: list[str]) -> canasta.GameState:
+    """A new deal of ``name`` whose first side holds ``melds``, their cards taken from the
+    stock (or the hands)."""
+    data = canasta.new_game(name, seed=1).to_dict()
+    stock = [str(card) for card in canasta.parse_cards(data["stock"])]
+    hands = [[str(card) for card in canasta.parse_cards(hand)] for hand in data["hands"]]
+    for meld in melds:
+        for card in meld.split():
+            holder = stock if card in stock else next(h for h in hands if card in h)
+            holder.remove(card)
+    data["stock"] = " ".join(stock)
+    data["hands"] = [" ".join(hand) for hand in hands]
+    data["melds"][0] = melds
+    return canasta.GameState.from_dict(data)
+
+
+@pytest.mark.parametrize("arrays", [True, False], ids=["numpy", "lists"])
+@pytest.mark.parametrize(
+    "melds",
+    [["QH QD QS QC 2D * QH", "QD QS QC"], ["2S 2H 2D 2C * * 2S", "2H 2D 2C"]],
+    ids=["same rank", "wild"],
+)
+def test_the_melds_of_a_row_add_up(melds: list[str], arrays: bool) -> None:
+    # Modern American does not merge same-rank melds, and a side may hold two wild melds:
+    # their features add up in the row of their rank (or the wild melds' row).
+    state = _with_melds("modern-american", melds)
+    encoder = ObservationEncoder(state.variant, numpy=arrays)
+    for seat in range(state.players):
+        obs = state.observe(seat)
+        assert len(obs.melds[0]) == 2
+        assert numpy.allclose(encoder.encode(obs), _documented(obs), rtol=0, atol=1e-6)
+
+
 @pytest.mark.parametrize("arrays", [True, False], ids=["numpy", "lists"])
 @pytest.mark.parametrize("kept", [4096, 3], ids=["default", "tiny"])
 def test_a_reused_encoder_encodes_as_a_fresh_one(

@@ -172,13 +172,20 @@ def _move_key(move: Move) -> _Key | None:
         return ("yes" if move.yes else "no", "", 0, 0, 0)
     if not isinstance(move, Take | MeldCards | LayOff):
         return (move.kind, "", 0, 0, 0)
-    ranks = {c.rank for c in move.cards if not c.is_wild}
-    if len(ranks) > 1:
-        return None
-    n = sum(1 for c in move.cards if not c.is_wild)
-    t = sum(1 for c in move.cards if c.rank == "2")
-    j = len(move.cards) - n - t
-    rank = ranks.pop() if ranks else ""
+    # One pass over the cards: a new action space works this out for most moves it meets.
+    rank = ""
+    n = t = j = 0
+    for card in move.cards:
+        card_rank = card.rank
+        if card_rank == "2":
+            t += 1
+        elif card_rank == "*":
+            j += 1
+        elif card_rank == rank or not rank:
+            rank = card_rank
+            n += 1
+        else:
+            return None  # naturals of two ranks
     if isinstance(move, Take):
         return ("take", "", n, t, j)
     if isinstance(move, MeldCards):
@@ -296,16 +303,18 @@ class ActionSpace:
             # One pass in C over the moves: the common case, every move seen before.
             indices = list(map(self._by_id.__getitem__, map(id, moves)))
         except KeyError:
-            indices = [self._legal_index(move) for move in moves]
+            # Only the moves not seen before are worked out (a call each).
+            by_id = self._by_id
+            indices = [
+                by_id[key] if (key := id(move)) in by_id else self._legal_index(move)
+                for move in moves
+            ]
         self._last = (state, moves, indices)
         return moves, indices
 
     def _legal_index(self, move: Move) -> int:
-        """The index of ``move``, a legal move, kept by its id: from its key, without
-        hashing the move (as `encode` does to keep indices by move)."""
-        index = self._by_id.get(id(move))
-        if index is not None:
-            return index
+        """The index of ``move``, a legal move not seen before, kept by its id: from its
+        key, without hashing the move (as `encode` does to keep indices by move)."""
         key = _move_key(move)
         found = None if key is None else self._index.get(key)
         index = self.encode(move) if found is None else found  # encode() tells what is wrong

@@ -244,16 +244,18 @@ class ObservationEncoder:
         self._join_values: Callable[[Iterable[Any]], _Piece] = b"".join if self._numpy else list
         # Per rank index: a card's share of its rank's copies in the decks.
         self._rank_share = tuple(1.0 / c for c in self._copies)
-        self._meld_at = {rank: i * _MELD_FEATURES for i, rank in enumerate(_MELD_RANKS)}
-        self._side_length = len(_MELD_RANKS) * _MELD_FEATURES
+        # A side's melds are rows of features: one row per natural rank (its row of the
+        # section ``melds``), then one for the wild melds (the side's ``wild_melds``).
+        self._meld_row_of = {rank: i for i, rank in enumerate(_MELD_RANKS)}
         two_share, joker_share = self._rank_share[1], self._rank_share[_RANKS - 1]
         # As many naturals of a rank as twos: both count in fours a deck. Canastas count
         # as they are. The wild melds' features follow the natural ranks' (see
-        # `_meld_features`).
-        wild = (two_share, joker_share, 1.0)
-        self._meld_share = (two_share, two_share, joker_share, 1.0, 1.0) * len(_MELD_RANKS) + wild
+        # `_meld_row`).
+        natural = (two_share, two_share, joker_share, 1.0, 1.0)
+        self._row_share = (natural,) * len(_MELD_RANKS) + ((two_share, joker_share, 1.0),)
         self._three_share = joker_share  # two red threes a deck, and two black
         piece = self._piece
+        self._no_meld_rows = tuple(piece([0.0] * len(share)) for share in self._row_share)
 
         def value(entry: float) -> Any:
             """``entry`` as `_join_values` joins it."""
@@ -298,7 +300,7 @@ class ObservationEncoder:
         # what it read: a kept entry holds that, so its id is not reused meanwhile.
         self._counts: dict[int, tuple[Any, _Piece]] = {}
         self._meld_counts: dict[int, tuple[Any, tuple[_Piece, _Piece]]] = {}
-        self._features: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
+        self._rows: dict[int, tuple[Any, tuple[int, tuple[int, ...], _Piece]]] = {}
         self._threes_counts: dict[int, tuple[Any, _Piece]] = {}
         self._turns: dict[int, tuple[Any, _Piece]] = {}
         # Per seat: the last observation encoded for it (or _UNSEEN) and its vector.
@@ -415,7 +417,7 @@ class ObservationEncoder:
         # The kept vectors are views of arrays (which do not pickle), and only a cache. What
         # was read by identity is left behind too: a copy's entries would hold copies, not
         # the values whose ids they are kept under.
-        forgotten = ("_last", "_counts", "_meld_counts", "_features", "_threes_counts", "_turns")
+        forgotten = ("_last", "_counts", "_meld_counts", "_rows", "_threes_counts", "_turns")
         return {**self.__dict__, **{name: {} for name in forgotten}}
 
     def _update(self, obs: Observation, old: Any, vector: Any) -> None:
@@ -580,37 +582,46 @@ class ObservationEncoder:
         kept = self._meld_counts.get(id(melds))
         if kept is not None:
             return kept[1]
-        counts: dict[int, int] = {}
+        rows = list(self._no_meld_rows)  # zeros in a row that no meld fills
+        # The amounts of the rows a meld filled, by the row.
+        filled: dict[int, tuple[int, ...]] = {}
         for meld in melds:
-            for entry, amount in self._meld_features(meld):
-                counts[entry] = counts.get(entry, 0) + amount
-        # Most entries are 0: only the others are scaled.
-        values = [0.0] * len(self._meld_share)
-        share = self._meld_share
-        for entry, count in counts.items():
-            values[entry] = count * share[entry]
-        cut = self._side_length
-        found = (self._piece(values[:cut]), self._piece(values[cut:]))
+            row, amounts, piece = self._meld_row(meld)
+            earlier = filled.get(row)
+            if earlier is not None:
+                # Another meld of the row (where same-rank melds do not merge, or a second
+                # wild meld): the amounts add up.
+                amounts = tuple(map(operator.add, earlier, amounts))
+                piece = self._row_piece(row, amounts)
+            filled[row] = amounts
+            rows[row] = piece
+        found = (self._join(rows[:-1]), rows[-1])
         return keep(self._meld_counts, melds, found, _KEPT)
 
-    def _meld_features(self, meld: Meld) -> tuple[tuple[int, int], ...]:
-        """What ``meld`` adds to its side's features, as (entry, amount) pairs: entries of
-        the natural ranks' features, then (past those) of the wild melds'. Kept by the
-        meld's identity: most melds last from move to move."""
-        kept = self._features.get(id(meld))
+    def _meld_row(self, meld: Meld) -> tuple[int, tuple[int, ...], _Piece]:
+        """The row ``meld`` fills among its side's rows (see `_melds`), its amounts there,
+        and those as a piece. Kept by the meld's identity: most melds last from move to
+        move."""
+        kept = self._rows.get(id(meld))
         if kept is not None:
             return kept[1]
         jokers = meld.jokers
         twos = meld.wilds - jokers
+        canasta = int(meld.is_canasta)
+        amounts: tuple[int, ...]
         if meld.is_wild_meld:
-            at = self._side_length
-            features = [(at, twos), (at + 1, jokers), (at + 2, int(meld.is_canasta))]
+            row = len(_MELD_RANKS)
+            amounts = (twos, jokers, canasta)
         else:
-            at = self._meld_at[meld.rank_text]
-            features = [(at, meld.naturals), (at + 1, twos), (at + 2, jokers)]
-            if meld.is_canasta:
-                features.append((at + (3 if meld.is_natural else 4), 1))
-        return keep(self._features, meld, tuple(f for f in features if f[1]), _KEPT)
+            row = self._meld_row_of[meld.rank_text]
+            natural = int(meld.is_natural)
+            amounts = (meld.naturals, twos, jokers, canasta * natural, canasta - canasta * natural)
+        found = (row, amounts, self._row_piece(row, amounts))
+        return keep(self._rows, meld, found, _KEPT)
+
+    def _row_piece(self, row: int, amounts: tuple[int, ...]) -> _Piece:
+        """The amounts of a row of a side's melds, scaled."""
+        return self._piece(list(map(operator.mul, amounts, self._row_share[row])))
 
     def _threes(self, threes: tuple[int, ...]) -> _Piece:
         """One side's threes (their codes): red, then black."""
