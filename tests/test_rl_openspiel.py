@@ -143,6 +143,40 @@ def test_chance_picks_each_stock_card_when_it_is_drawn(name: str) -> None:
     assert draws > 10 and picked >= draws
 
 
+def test_chance_picks_the_turn_card_as_it_comes_on_top() -> None:
+    # Modern American turn card: hidden while cards lie on it, face up (public) on top of a
+    # stock of 9. Chance picks it as the move that leaves it there ends, from every card not
+    # yet seen; the draw that takes it asks chance for nothing more.
+    game = _load("modern-american-club")
+    draw = ActionSpace(game.variant).encode("draw")
+    revealed = drawn = 0
+    for seed in range(8):
+        state = _dealt(game, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            before = _deal_of(state)
+            state.apply_action(action := rng.choice(state.legal_actions()))
+            picks: list[int] = []
+            while state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                picks.append(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                if len(before.stock) - len(picks) == 9:
+                    # The pick that lies face up on top once the move ends: any card unseen.
+                    stock = Counter(canasta.parse_cards(before.to_dict()["stock"]))
+                    assert {CARDS[a] for a, _ in outcomes} == set(stock)
+                state.apply_action(picks[-1])
+            after = _deal_of(state)
+            if len(after.stock) == 9 and len(before.stock) > 9:
+                revealed += 1
+                assert after.turn_card == CARDS[picks[-1]] == after.stock[0]
+                assert after.observe(after.to_move or 0).turn_card == after.turn_card
+            if action == draw and len(before.stock) == 9:
+                drawn += 1
+                assert picks == []  # the face-up card, no chance node
+                assert before.turn_card in after.hand(before.to_move or 0)
+    assert revealed >= 4 and drawn >= 2
+
+
 @pytest.mark.parametrize("chance", CHANCE_MODES)
 def test_play_follows_the_action_space_and_pays_the_rewards(chance: str) -> None:
     game = _load("classic-3p", chance)

@@ -11,8 +11,10 @@ older ``python_canasta`` game is unrelated)::
 Chance picks the cards, one at a time. With the parameter ``chance="draw"`` (the default)
 it deals the hands card by card, then picks each card of the stock when it is drawn: the
 deal's upcard, a turn's draw, the cards that replace threes (the player's move waits at a
-chance node until it has its cards). With ``chance="deck"`` it deals the whole deck before
-the first move, which settles the stock's order. Actions are the indices of
+chance node until it has its cards; the Modern American turn card, face up on top of a
+stock of 9 cards, is picked as the move that leaves it there ends). With
+``chance="deck"`` it deals the whole deck before the first move, which settles the
+stock's order. Actions are the indices of
 `canasta.rl.ActionSpace`, the tensors those of `canasta.rl.ObservationEncoder` (the
 information state remembers the deal: the cards known in other hands, the discards and the
 public history; the observation does not), and the returns are `canasta.rl.rewards` of the
@@ -39,6 +41,7 @@ from canasta.rl.rewards import reward_bound, rewards
 from canasta.rl.tensor import _Float32Lists
 from canasta.sampling import sample_state
 from canasta.state import GameState
+from canasta.table import TURN_CARD_DEPTH
 from canasta.variants.base import Variant
 
 from . import _resolve
@@ -94,6 +97,8 @@ class _Rules:
         self.variant = variant
         self.chance = chance
         self.per_draw = chance == "draw"
+        #: Modern American turn card: face up on top of a stock of 9 cards
+        self.turn_card = variant.shows_turn_card
         self.actions = ActionSpace(variant)
         self.encoder = ObservationEncoder(variant, numpy=True)
         # A state's tensors for Python callers: lists of the encoder's float32 values.
@@ -364,12 +369,12 @@ class CanastaState(pyspiel.State):
             # other move is tried, to see whether it takes any (the threes of the next
             # player, laid out at the start of the turn, are replaced from the stock).
             if rules.per_draw and isinstance(move, Draw):
-                self._core = _Core(rules, core.deck, state, core.left, move)
+                self._core = _pending(rules, core.deck, state, core.left, move)
                 return
             after = state.apply(move)
             if rules.per_draw and after.stock_size < state.stock_size:
                 # The move draws from the stock: chance picks the cards, one at a time.
-                self._core = _Core(rules, core.deck, state, core.left, move)
+                self._core = _pending(rules, core.deck, state, core.left, move)
             else:
                 self._core = _Core(rules, core.deck, after, core.left)
 
@@ -402,11 +407,18 @@ class CanastaState(pyspiel.State):
             return clone
         seed = int(probability_sampler() * 2**52)
         sampled = sample_state(core.state.observe(player_id), random.Random(seed))
+        rules = core.rules
         left = core.left
-        if core.rules.per_draw:
-            # Chance picks from the sampled stock.
-            left = _counted(list(parse_cards(sampled.to_dict()["stock"])))
-        clone._core = _Core(core.rules, core.deck, sampled, left, core.pending)
+        if rules.per_draw:
+            # Chance picks from the sampled stock, but the turn card face up on top of it.
+            stock = list(parse_cards(sampled.to_dict()["stock"]))
+            if rules.turn_card and len(stock) == TURN_CARD_DEPTH:
+                del stock[0]
+            left = _counted(stock)
+        if core.pending is None:
+            clone._core = _Core(rules, core.deck, sampled, left)
+        else:
+            clone._core = _pending(rules, core.deck, sampled, left, core.pending)
         return clone
 
     def __str__(self) -> str:
@@ -445,16 +457,49 @@ def _deal(core: _Core, card: int) -> _Core:
 def _draw(core: _Core, card: int) -> _Core:
     """After chance picked ``card`` for the pending move: the move is played with the cards
     picked so far on top of the stock, and done when it took no other card from it."""
-    rules = core.rules
     state = core.state
     move = core.pending
     assert state is not None and move is not None
-    top = (*core.top, card)
-    left = _minus(core.left, card)
+    return _drawn(core.rules, core.deck, state, _minus(core.left, card), move, (*core.top, card))
+
+
+def _drawn(
+    rules: _Rules,
+    deck: tuple[int, ...],
+    state: GameState,
+    left: tuple[int, ...],
+    move: Move,
+    top: tuple[int, ...],
+) -> _Core:
+    """The pending ``move`` played with ``top`` on the stock: done when it took no other
+    card from it. A move that leaves the Modern American turn card on top of the stock
+    (9 cards) waits for one more card too: lying face up there, the turn card is seen by
+    every seat, so chance picks it as the move ends, not when it is drawn."""
     after = state.with_stock_top(map(CARDS.__getitem__, top)).apply(move)
-    if state.stock_size - after.stock_size > len(top):
-        return _Core(rules, core.deck, state, left, move, top)
-    return _Core(rules, core.deck, after, left)
+    needed = state.stock_size - after.stock_size
+    if rules.turn_card and after.stock_size == TURN_CARD_DEPTH:
+        needed += 1
+    if needed > len(top):
+        return _pending(rules, deck, state, left, move, top)
+    return _Core(rules, deck, after, left)
+
+
+def _pending(
+    rules: _Rules,
+    deck: tuple[int, ...],
+    state: GameState,
+    left: tuple[int, ...],
+    move: Move,
+    top: tuple[int, ...] = (),
+) -> _Core:
+    """``move`` waiting for chance to pick its next stock card, ``top`` picked so far. The
+    turn card lying face up on top of the stock was picked when it came there (`_drawn`):
+    it is drawn without a chance node."""
+    if rules.turn_card and not top and state.stock_size == TURN_CARD_DEPTH:
+        turn_card = state.turn_card
+        assert turn_card is not None  # a variant with the turn card shows it on top
+        return _drawn(rules, deck, state, left, move, (_CARD_ID[turn_card],))
+    return _Core(rules, deck, state, left, move, top)
 
 
 _MEMORY_KEYS = ("history", "known", "discarded")
