@@ -127,13 +127,20 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     variant = st.variant
     seat = st.to_move
     assert seat is not None
+    # No builtin calls (sum, max): asked in every play phase of a side that has not opened.
     wilds = counts[TWO] + counts[JOKER_RANK]
-    best = st.turn.opening + sum(counts[r] * RANK_VALUES[r] for r in (TWO, JOKER_RANK))
+    best = (
+        st.turn.opening
+        + counts[TWO] * RANK_VALUES[TWO]
+        + counts[JOKER_RANK] * RANK_VALUES[JOKER_RANK]
+    )
     biggest = 0
     for rank in NATURAL_RANKS:
-        if counts[rank] >= 2:
-            best += counts[rank] * RANK_VALUES[rank]
-            biggest = max(biggest, counts[rank])
+        count = counts[rank]
+        if count >= 2:
+            best += count * RANK_VALUES[rank]
+            if count > biggest:
+                biggest = count
     if best >= variant.initial_minimum(st.scores[variant.side_of(seat)]):
         return True
     return biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE or bool(st.turn.groups)
@@ -277,10 +284,12 @@ def _play_moves(st: Table) -> list[Move]:
     for add, rank, naturals in candidates:
         facts = rank_facts(variant, ctx, rank, on_table)
         if rank == WILD_RANK:
-            short = min(keep, held)
+            short = held if held < keep else keep
             key = (add, rank, 0, twos, jokers, facts, short)
         else:
-            short = min(keep, naturals + usable)
+            short = naturals + usable
+            if short > keep:
+                short = keep
             key = (add, rank, naturals, key_twos, key_jokers, facts, short)
         found = options.get(key)
         if found is None:
