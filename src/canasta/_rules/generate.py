@@ -272,7 +272,11 @@ def _play_moves(st: Table) -> list[Move]:
     on_table = {m.rank for m in ctx.melds}
     # The candidates in the generator's order: melds of the ranks held twice, a meld of
     # wild cards, lay-offs on the side's melds (a natural of the rank or a wild card).
-    candidates = [(False, rank, counts[rank]) for rank in _MELD_ORDER if counts[rank] >= 2]
+    # Loops, not comprehensions: a comprehension is a call of its own.
+    candidates: list[tuple[bool, int, int]] = []
+    for rank in _MELD_ORDER:
+        if counts[rank] >= 2:
+            candidates.append((False, rank, counts[rank]))
     if variant.has_wild_melds and held:
         candidates.append((False, WILD_RANK, 0))
     for rank in _ADD_ORDER:
