@@ -281,9 +281,6 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     two naturals); so can cards of a closed rank, and one or two black threes.
     """
     variant = st.variant
-    closed = context(st).closed
-    ranks = {m.rank for m in melds}
-    wilds = counts[TWO] + counts[JOKER_RANK]
     # Black threes go down three or four together, or two with a two where D6 allows it
     # (spec §2.6); otherwise each is a card no meld takes.
     black = counts[THREE]
@@ -291,6 +288,9 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     orphans = 0 if black >= 3 or paired else black
     if orphans > 1:
         return True
+    closed = context(st).closed
+    ranks = {m.rank for m in melds}
+    wilds = counts[TWO] + counts[JOKER_RANK]
     # Enough canastas within reach: each meld that can still become one needs its missing
     # cards from the hand's naturals of its rank and at most the wilds a meld may hold; the
     # wilds in hand are shared. The cheapest completions first give the most canastas.

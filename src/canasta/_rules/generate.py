@@ -12,7 +12,8 @@ by rank (A, 3..K, 2, joker); ``end``; ``yes`` then ``no`` when answering.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 
 from canasta._rules.facts import context
 from canasta._rules.legality import (
@@ -101,6 +102,11 @@ _EXPOSE = Expose(PATTERNS[THREE])
 #: ``discard:R`` for each rank index.
 _DISCARDS: tuple[Move, ...] = tuple(_move("discard", rank, 0, 0, 0) for rank in range(14))
 
+#: The ``discard:R`` moves in discard order, and the hand's counts in that order: every
+#: play phase lists the ranks held, which `compress` picks without a Python loop.
+_ORDERED_DISCARDS = tuple(_DISCARDS[rank] for rank in _DISCARD_ORDER)
+_DISCARD_COUNTS = itemgetter(*_DISCARD_ORDER)
+
 
 def _take_moves(st: Table) -> list[Move]:
     rank = st.pile[-1] >> 2 if st.pile else 0
@@ -121,13 +127,20 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     variant = st.variant
     seat = st.to_move
     assert seat is not None
+    # No builtin calls (sum, max): asked in every play phase of a side that has not opened.
     wilds = counts[TWO] + counts[JOKER_RANK]
-    best = st.turn.opening + sum(counts[r] * RANK_VALUES[r] for r in (TWO, JOKER_RANK))
+    best = (
+        st.turn.opening
+        + counts[TWO] * RANK_VALUES[TWO]
+        + counts[JOKER_RANK] * RANK_VALUES[JOKER_RANK]
+    )
     biggest = 0
     for rank in NATURAL_RANKS:
-        if counts[rank] >= 2:
-            best += counts[rank] * RANK_VALUES[rank]
-            biggest = max(biggest, counts[rank])
+        count = counts[rank]
+        if count >= 2:
+            best += count * RANK_VALUES[rank]
+            if count > biggest:
+                biggest = count
     if best >= variant.initial_minimum(st.scores[variant.side_of(seat)]):
         return True
     return biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE or bool(st.turn.groups)
@@ -137,9 +150,25 @@ def _opening_conceivable(st: Table, counts: list[int]) -> bool:
 #: jokers, `meld_verdict` flags), the flags `_SURE` where the play is known to be legal.
 Later = tuple[int, int, int, int]
 _SURE = -1
+#: What `_rank_options` answers: the plays known to be legal, then the `Later` ones.
+Options = tuple[tuple[Move, ...], tuple[Later, ...]]
+#: `rank_facts`' answer, a part of the key of `_OPTIONS`.
+Facts = tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool]
+
+#: The answers of `_rank_options`, one dict for each variant and the facts that are the
+#: same for every rank of a play phase (the side's wild meld unfinished, the side opening,
+#: the opening goal), keyed by the rest of its arguments: the variant and those facts are
+#: hashed once per play phase, not once per rank. Random play and search ask the same few
+#: questions again and again. Bounded: a dict is emptied when it reaches `_OPTIONS_SIZE`
+#: keys, and all of them when `_OPTIONS_DICTS` dicts exist (variants built one after another).
+_OPTIONS: dict[
+    tuple[Variant, bool, bool, OpeningGoal | None],
+    dict[tuple[bool, int, int, int, int, Facts, int], Options],
+] = {}
+_OPTIONS_SIZE = 1 << 14
+_OPTIONS_DICTS = 256
 
 
-@lru_cache(maxsize=1 << 14)
 def _rank_options(
     variant: Variant,
     add: bool,
@@ -147,20 +176,20 @@ def _rank_options(
     naturals: int,
     twos: int,
     jokers: int,
-    facts: tuple[tuple[int, int] | None, tuple[int, int] | None, bool, bool],
+    facts: Facts,
     wild_incomplete: bool,
     opening: bool,
     goal: OpeningGoal | None,
     short: int,
-) -> tuple[tuple[Move, ...], tuple[Later, ...]]:
+) -> Options:
     """The melds or lay-offs on ``rank`` that the meld rules allow, in the generator's
     order: first the moves known to be legal without a look-ahead (not obliged to go out,
     ``short`` cards or fewer from hand: two stay in it; while ``opening``, completing the
     initial meld, ``goal`` as `opening_goal` gives it, or none without a goal), then the
     rest from the first that `legality.after_reason` must decide on, as `Later` plays.
 
-    The look-ahead aside, legality depends only on these counts, so random play and
-    search ask the same few questions again and again: they are cached.
+    The look-ahead aside, legality depends only on these counts: `_play_moves` keeps the
+    answers (`_OPTIONS`).
     """
     if rank == WILD_RANK:
         splits = wild_splits(twos, jokers, twos + jokers)
@@ -204,6 +233,7 @@ def _rank_options(
 
 
 def _play_moves(st: Table) -> list[Move]:
+    """The ``meld`` and ``add`` moves, in the generator's order."""
     ctx = context(st)
     counts = ctx.counts
     variant = st.variant
@@ -224,27 +254,58 @@ def _play_moves(st: Table) -> list[Move]:
         # No groups yet: the goal is the same for every rank.
         goal = opening_goal(turn, WILD_RANK, variant.initial_minimum(st.scores[ctx.side]))
     wild_incomplete = ctx.wild_incomplete
+    options = _OPTIONS.get((variant, wild_incomplete, opening, goal))
+    if options is None:
+        if len(_OPTIONS) >= _OPTIONS_DICTS:
+            _OPTIONS.clear()
+        options = _OPTIONS[variant, wild_incomplete, opening, goal] = {}
     held = twos + jokers
     most = variant.max_wilds_per_meld
-    asked = False  # `opening_reachable` asked
+    # A play of naturals takes at most `most` wild cards: hands holding more share the
+    # cache's keys (big hands, read from positions, hit it far more often).
+    key_twos, key_jokers, usable = twos, jokers, held
+    if held > most:
+        key_twos, key_jokers, usable = min(twos, most), min(jokers, most), most
+    # The cards a play may take and leave two in hand; each play's ``short`` is capped at
+    # what it can take, so that more positions share a key.
+    keep = ctx.hand_len - 2 if fast else -1
     on_table = {m.rank for m in ctx.melds}
-
-    def add_options(add: bool, rank: int, naturals: int) -> bool:
-        """Add the plays on ``rank``; False where no play at all can be legal."""
-        nonlocal asked
-        key_twos, key_jokers, usable = twos, jokers, held
-        if held > most and rank != WILD_RANK:
-            # A play of naturals takes at most `most` wild cards: hands holding more share
-            # the cache's keys (big hands, read from positions, hit it far more often).
-            key_twos, key_jokers, usable = min(twos, most), min(jokers, most), most
-        # ``short`` capped at what a play can take, so that more positions share a key.
-        short = min(ctx.hand_len - 2, naturals + usable) if fast else -1
+    # The candidates in the generator's order: melds of the ranks held twice, a meld of
+    # wild cards, lay-offs on the side's melds (a natural of the rank or a wild card).
+    # Loops, not comprehensions: a comprehension is a call of its own.
+    candidates: list[tuple[bool, int, int]] = []
+    for rank in _MELD_ORDER:
+        if counts[rank] >= 2:
+            candidates.append((False, rank, counts[rank]))
+    if variant.has_wild_melds and held:
+        candidates.append((False, WILD_RANK, 0))
+    for rank in _ADD_ORDER:
+        if rank in on_table:
+            naturals = 0 if rank == WILD_RANK else counts[rank]
+            if naturals or held:
+                candidates.append((True, rank, naturals))
+    asked = False  # `opening_reachable` asked
+    for add, rank, naturals in candidates:
         facts = rank_facts(variant, ctx, rank, on_table)
-        sure, rest = _rank_options(
-            variant, add, rank, naturals, key_twos, key_jokers, facts, wild_incomplete,
-            opening, goal, short,
-        )  # fmt: skip
-        moves.extend(sure)
+        if rank == WILD_RANK:
+            short = held if held < keep else keep
+            key = (add, rank, 0, twos, jokers, facts, short)
+        else:
+            short = naturals + usable
+            if short > keep:
+                short = keep
+            key = (add, rank, naturals, key_twos, key_jokers, facts, short)
+        found = options.get(key)
+        if found is None:
+            if len(options) >= _OPTIONS_SIZE:
+                options.clear()
+            found = options[key] = _rank_options(
+                variant, *key[:6], wild_incomplete, opening, goal, short
+            )
+        sure, rest = found
+        moves += sure
+        if not rest:
+            continue
         kind = "add" if add else "meld"
         for k, t, j, verdict in rest:
             if verdict == _SURE:
@@ -260,19 +321,7 @@ def _play_moves(st: Table) -> list[Move]:
                 # the table as it is may refuse all the others at once.
                 asked = True
                 if not opening_reachable(st, ctx):
-                    return False
-        return True
-
-    for rank in _MELD_ORDER:
-        if counts[rank] >= 2 and not add_options(False, rank, counts[rank]):
-            return moves
-    if variant.has_wild_melds and held and not add_options(False, WILD_RANK, 0):
-        return moves
-    for rank in _ADD_ORDER:
-        # A lay-off needs a card: a natural of the rank or a wild card.
-        naturals = 0 if rank == WILD_RANK else counts[rank]
-        if rank in on_table and (naturals or held) and not add_options(True, rank, naturals):
-            return moves
+                    return moves
     return moves
 
 
@@ -309,8 +358,7 @@ def legal_moves(st: Table) -> Moves:
         if variant.restricts_discards:
             moves.extend(_DISCARDS[rank] for rank in discard_ranks(st, _DISCARD_ORDER))
         else:
-            counts = context(st).counts
-            moves.extend(_DISCARDS[rank] for rank in _DISCARD_ORDER if counts[rank])
+            moves += compress(_ORDERED_DISCARDS, _DISCARD_COUNTS(context(st).counts))
     if end_reason(st) is None:
         moves.append(END)
     return Moves(moves)

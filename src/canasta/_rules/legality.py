@@ -622,29 +622,28 @@ def discard_block(st: Table) -> R | None:
     """Why no card at all may be discarded now (the same answer for every card)."""
     if st.phase != PLAY:
         return R.WRONG_PHASE
-    seat = st.to_move
-    assert seat is not None
-    variant = st.variant
     turn = st.turn
     if turn.no_discard:
         return R.NO_DISCARD
-    side = variant.side_of(seat)
-    melds = st.melds[st.meld_side(seat)]
-    going_out = len(st.hands[seat]) == 1
-    if not st.opened[side] and (turn.melded or turn.took_pile):
+    # The player's facts from the context, which the generator has built by now (this
+    # is asked in every play phase).
+    ctx = context(st)
+    going_out = ctx.hand_len == 1
+    if not ctx.opened and (turn.melded or turn.took_pile):
+        variant = st.variant
         exempt = (
             going_out
             and variant.concealed_exempt
             and not turn.took_pile
-            and concealed_possible(st, seat, turn)
+            and concealed_possible(st, ctx.seat, turn)
             and concealed_done(variant, turn.groups)
-            and may_go_out(variant, melds, turn)
+            and may_go_out(variant, ctx.melds, turn)
         )
         if not exempt:
             return R.OPENING_INCOMPLETE
     if going_out:
-        if turn.permission is False or not may_go_out(variant, melds, turn):
-            if not turn.must_go_out and opening_talon(st, seat):
+        if turn.permission is False or not may_go_out(st.variant, ctx.melds, turn):
+            if not turn.must_go_out and opening_talon(st, ctx.seat):
                 return None  # TL6: not going out, the talon fills the empty hand
             return R.PERMISSION_DENIED if turn.permission is False else R.CANNOT_GO_OUT
     elif turn.must_go_out:
@@ -690,7 +689,8 @@ def ask_reason(st: Table) -> R | None:
         return R.WRONG_PHASE
     variant = st.variant
     turn = st.turn
-    if not variant.has_partners or turn.asked or turn.melded or turn.no_discard:
+    # The turn's flags first: they settle most play phases without the variant's property.
+    if turn.melded or turn.asked or turn.no_discard or not variant.has_partners:
         return R.ASK_NOT_ALLOWED
     ctx = context(st)
     if ctx.hand_len < 2:
