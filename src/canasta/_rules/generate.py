@@ -102,14 +102,6 @@ _EXPOSE = Expose(PATTERNS[THREE])
 _DISCARDS: tuple[Move, ...] = tuple(_move("discard", rank, 0, 0, 0) for rank in range(14))
 
 
-def _take_moves(st: Table) -> list[Move]:
-    rank = st.pile[-1] >> 2 if st.pile else 0
-    return [
-        TAKE_LAYOFF if k == 0 and t == 0 and j == 0 else _move("take", rank, k, t, j)
-        for k, t, j in take_options(st)
-    ]
-
-
 def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     """Optimistic bound for an unopened side: could any initial meld be completed?
 
@@ -291,7 +283,8 @@ def legal_moves(st: Table) -> Moves:
     if phase == DRAW:
         if st.stock:
             moves.append(DRAW_MOVE)
-        moves.extend(_take_moves(st))
+        for k, t, j in take_options(st):
+            moves.append(TAKE_LAYOFF if not k + t + j else _move("take", st.pile[-1] >> 2, k, t, j))
         if variant.holds_three and expose_reason(st, held_three(st)) is None:
             moves.append(_EXPOSE)
         if end_reason(st) is None:
