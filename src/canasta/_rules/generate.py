@@ -108,14 +108,6 @@ _ORDERED_DISCARDS = tuple(_DISCARDS[rank] for rank in _DISCARD_ORDER)
 _DISCARD_COUNTS = itemgetter(*_DISCARD_ORDER)
 
 
-def _take_moves(st: Table) -> list[Move]:
-    rank = st.pile[-1] >> 2 if st.pile else 0
-    return [
-        TAKE_LAYOFF if k == 0 and t == 0 and j == 0 else _move("take", rank, k, t, j)
-        for k, t, j in take_options(st)
-    ]
-
-
 def _opening_conceivable(st: Table, counts: list[int]) -> bool:
     """Optimistic bound for an unopened side: could any initial meld be completed?
 
@@ -340,7 +332,8 @@ def legal_moves(st: Table) -> Moves:
     if phase == DRAW:
         if st.stock:
             moves.append(DRAW_MOVE)
-        moves.extend(_take_moves(st))
+        for k, t, j in take_options(st):
+            moves.append(TAKE_LAYOFF if not k + t + j else _move("take", st.pile[-1] >> 2, k, t, j))
         if variant.holds_three and expose_reason(st, held_three(st)) is None:
             moves.append(_EXPOSE)
         if end_reason(st) is None:

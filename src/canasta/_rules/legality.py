@@ -9,16 +9,19 @@ play, without building a move first.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
-from functools import cache
+from bisect import bisect_left
+from collections.abc import Container
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from canasta._rules import lookahead
 from canasta._rules.facts import (
     Context,
+    closed_ranks,
     concealed_done,
     concealed_possible,
     context,
+    growable,
     lay_off_target,
     may_go_out,
     new_ok,
@@ -308,13 +311,6 @@ def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
     return sum(1 for c in waiting if c not in st.variant.laid_out_threes)
 
 
-def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R | None:
-    counts = ctx.counts
-    if (k and k > counts[rank]) or twos > counts[TWO] or jokers > counts[JOKER_RANK]:
-        return R.NOT_IN_HAND
-    return None
-
-
 # --------------------------------------------------------------------------------------
 # Taking the pile
 
@@ -322,62 +318,101 @@ def _counts_reason(ctx: Context, rank: int, k: int, twos: int, jokers: int) -> R
 def take_effect(st: Table, ctx: Context, k: int, twos: int, jokers: int) -> R | Play:
     """The effect of taking the pile with k naturals, twos and jokers from hand (known
     to be there), or why it may not be taken."""
-    # Spec §2.7 (T1–T6) and §3.5.5.
-    variant = st.variant
-    top = st.pile[-1]
-    rank = top >> 2
-    if len(st.pile) == 1 and ctx.hand_len == 1 and not variant.one_card_pile_allowed:
-        return R.ONE_CARD_PILE  # T5, D16
-    closed = ctx.closed
-    if rank in closed:
-        return R.CLOSED_RANK
-    melds = ctx.melds
-    opened = ctx.opened
-    frozen_for = variant.pile_always_frozen or st.frozen or not opened
-    wilds = twos + jokers
+    rank = st.pile[-1] >> 2
     target = ctx.growable[rank]
+    reason = take_verdict(
+        st.variant,
+        k,
+        twos + jokers,
+        *_pile_facts(st, ctx.hand_len, ctx.melds, ctx.opened, ctx.closed, target),
+    )
+    if reason is not None:
+        return reason
+    return Play("take", rank, k, twos, jokers, target, False, ctx.hand_len - k - twos - jokers)
+
+
+#: What the pickup rules read besides the cards from hand (`_pile_facts`).
+PileFacts = tuple[int, bool, bool, tuple[int, int, int] | None, bool, bool, bool]
+
+
+def _pile_facts(
+    st: Table,
+    hand_len: int,
+    melds: tuple[Meld, ...],
+    opened: bool,
+    closed: frozenset[int],
+    target: Meld | None,
+) -> PileFacts:
+    """The arguments of `take_verdict` after the counts: the top card's rank, the pile
+    frozen, the side opened, its ``target`` meld of the rank that can grow as (naturals,
+    wilds, size) or None, may it start a new meld of the rank, is the rank closed, is the
+    pile a single card refused to a single card in hand."""
+    rank = st.pile[-1] >> 2
+    # T5, D16.
+    one_card = len(st.pile) == 1 and hand_len == 1 and not st.variant.one_card_pile_allowed
+    if target is None:
+        # `new_ok` is read only where no meld grows: elsewhere one value shares the keys.
+        return (
+            rank,
+            st.frozen,
+            opened,
+            None,
+            new_ok(st.variant, melds, rank, closed),
+            rank in closed,
+            one_card,
+        )
+    return (
+        rank,
+        st.frozen,
+        opened,
+        (target.naturals, target.wilds, target.size),
+        False,
+        rank in closed,
+        one_card,
+    )
+
+
+def take_verdict(
+    variant: Variant,
+    k: int,
+    wilds: int,
+    rank: int,
+    frozen: bool,
+    opened: bool,
+    target: tuple[int, int, int] | None,
+    may_start: bool,
+    closed: bool,
+    one_card: bool,
+) -> R | None:
+    """Why taking the pile with ``k`` naturals and ``wilds`` wild cards from hand is
+    invalid (the look-ahead aside), the pile described by `_pile_facts`; None if it is
+    valid. A pure function of its arguments, so the generator can cache it."""
+    # Spec §2.7 (T1–T6) and §3.5.5.
+    if one_card:
+        return R.ONE_CARD_PILE  # T5, D16
+    if closed:
+        return R.CLOSED_RANK
+    frozen_for = variant.pile_always_frozen or frozen or not opened
     if k + wilds == 0:
         # T3c: lay the top card off.
         if frozen_for or not variant.pickup_layoff_allowed:
-            return R.PILE_FROZEN if st.frozen else R.NATURAL_PAIR_NEEDED
+            return R.PILE_FROZEN if frozen else R.NATURAL_PAIR_NEEDED
         if target is None:
             return R.NO_SUCH_MELD
-        reason = variant.natural_meld_reason(rank, target.naturals, target.wilds, 1, 0, False)
-        if reason is not None:
-            return reason
-    else:
-        reason = variant.pickup_reason(k, wilds, st.frozen, opened)
-        if reason is not None:
-            return reason
-        reason = variant.natural_meld_reason(rank, 0, 0, k + 1, wilds, not opened)
-        if reason is not None:
-            return reason
-        if target is not None:
-            if target.size > variant.pickup_join_limit:
-                return R.MELD_TOO_LARGE  # spec §3.5.5: joins only a meld of 3 or 4
-            reason = variant.natural_meld_reason(
-                rank, target.naturals, target.wilds, k + 1, wilds, not opened
-            )
-            if reason is not None:
-                return reason
-        elif not new_ok(variant, melds, rank, closed):
-            return R.INVALID_MELD
-    return Play("take", rank, k, twos, jokers, target, False, ctx.hand_len - k - wilds)
-
-
-def take_reason(st: Table, k: int, twos: int, jokers: int) -> R | None:
-    """Why taking the pile with these counts from hand is illegal, or None."""
-    reason = _pile_reason(st)
+        return variant.natural_meld_reason(rank, target[0], target[1], 1, 0, False)
+    reason = variant.pickup_reason(k, wilds, frozen, opened)
     if reason is not None:
         return reason
-    ctx = context(st)
-    reason = _counts_reason(ctx, st.pile[-1] >> 2, k, twos, jokers)
+    reason = variant.natural_meld_reason(rank, 0, 0, k + 1, wilds, not opened)
     if reason is not None:
         return reason
-    play = take_effect(st, ctx, k, twos, jokers)
-    if isinstance(play, R):
-        return play
-    return after_reason(st, ctx, play)
+    if target is not None:
+        if target[2] > variant.pickup_join_limit:
+            return R.MELD_TOO_LARGE  # spec §3.5.5: joins only a meld of 3 or 4
+        return variant.natural_meld_reason(rank, target[0], target[1], k + 1, wilds, not opened)
+    if not may_start:
+        return R.INVALID_MELD
+    return None
 
 
 def _pile_reason(st: Table) -> R | None:
@@ -390,29 +425,80 @@ def _pile_reason(st: Table) -> R | None:
     return None
 
 
-def take_options(st: Table) -> Iterator[tuple[int, int, int]]:
+def take_options(st: Table) -> list[tuple[int, int, int]]:
     """Every legal pickup as (naturals, twos, jokers) from hand, in the generator's order:
     the bare take first, then by naturals, twos and jokers."""
     if _pile_reason(st) is not None:
-        return
-    rank = st.pile[-1] >> 2
+        return []
     seat = st.to_move
     assert seat is not None
-    on_table = any(m.rank == rank for m in st.melds[st.meld_side(seat)])
-    if not on_table and pattern_at(st.hands[seat], rank) is None:
-        return  # no natural of the top card's rank and no meld of it: nothing takes it
+    hand = st.hands[seat]
+    rank = st.pile[-1] >> 2
+    # The hand is sorted: the cards of a rank lie together. The counts are read off it
+    # for the three ranks a pickup uses, not for the whole hand (`Context.counts`).
+    start = bisect_left(hand, rank << 2)
+    naturals = bisect_left(hand, (rank + 1) << 2, start) - start
+    variant = st.variant
+    melds = st.melds[st.meld_side(seat)]
+    target = growable(variant, melds, rank)
+    if not naturals and target is None:
+        return []  # the top card joins no meld and has no natural to pair with: no pickup
+    twos = jokers = 0  # without a natural only the bare take is possible: no wilds needed
+    if naturals:
+        most = variant.max_wilds_per_meld
+        twos = min(bisect_left(hand, (TWO + 1) << 2) - bisect_left(hand, TWO << 2), most)
+        jokers = min(len(hand) - bisect_left(hand, JOKER), most)
+    opened = st.opened[variant.side_of(seat)]
+    facts = _pile_facts(st, len(hand), melds, opened, closed_ranks(st), target)
+    candidates = _take_candidates(variant, naturals, twos, jokers, *facts)
+    if not candidates:
+        return []
+    # Only the pickups the rules allow by counts are asked about the position after them,
+    # and only they need the player's Context.
     ctx = context(st)
-    counts = ctx.counts
-    # A bare ``take`` lays the top card off: only onto a meld of its rank (T3c).
-    if on_table and take_reason(st, 0, 0, 0) is None:
-        yield (0, 0, 0)
-    most = st.variant.max_wilds_per_meld
-    splits = wild_splits(counts[TWO], counts[JOKER_RANK], most)
-    for k in range(1, counts[rank] + 1):
+    options = []
+    for k, t, j in candidates:
+        play = Play("take", rank, k, t, j, target, False, ctx.hand_len - k - t - j)
+        if after_reason(st, ctx, play) is None:
+            options.append((k, t, j))
+    return options
+
+
+@lru_cache(maxsize=1 << 12)
+def _take_candidates(
+    variant: Variant,
+    naturals: int,
+    twos: int,
+    jokers: int,
+    rank: int,
+    frozen: bool,
+    opened: bool,
+    target: tuple[int, int, int] | None,
+    may_start: bool,
+    closed: bool,
+    one_card: bool,
+) -> tuple[tuple[int, int, int], ...]:
+    """The pickups as (naturals, twos, jokers) that `take_verdict` allows from a hand
+    holding ``naturals`` of the top card's rank, ``twos`` and ``jokers``, the pile as
+    `_pile_facts` describes it, in the generator's order: the bare take first.
+
+    The look-ahead aside, they depend only on these counts, so random play and search ask
+    the same few questions again and again: they are cached.
+    """
+    facts = rank, frozen, opened, target, may_start, closed, one_card
+    found = [(0, 0, 0)] if take_verdict(variant, 0, 0, *facts) is None else []
+    # The verdict depends on the number of wild cards, not on which: one per number.
+    splits = wild_splits(twos, jokers, variant.max_wilds_per_meld)
+    valid: dict[int, bool] = {}
+    for k in range(1, naturals + 1):
+        valid.clear()
         for t, j in splits:
-            play = take_effect(st, ctx, k, t, j)
-            if not isinstance(play, R) and after_reason(st, ctx, play) is None:
-                yield (k, t, j)
+            ok = valid.get(t + j)
+            if ok is None:
+                ok = valid[t + j] = take_verdict(variant, k, t + j, *facts) is None
+            if ok:
+                found.append((k, t, j))
+    return tuple(found)
 
 
 @cache
@@ -726,7 +812,7 @@ def end_reason(st: Table) -> R | None:
             and st.pile
             and not (st.frozen or variant.pile_always_frozen or not ctx.opened)
             and any(m.rank == st.pile[-1] >> 2 for m in ctx.melds)
-            and next(take_options(st), None) is not None
+            and take_options(st)
         ):
             return R.PICKUP_FORCED  # spec §2.12 (2), D20
         return None
