@@ -340,7 +340,34 @@ class ModernAmericanVariant(Variant):
         going_out: bool,
         closed: frozenset[int],
     ) -> IllegalReason | None:
-        return _discard_reason(code >> 2, counts, pile_empty, going_out, closed, True)
+        """Threes never; wilds only when going out or all wild; on an empty pile, A or 7
+        only without another natural, a closed rank only when nothing else may go."""
+        # Spec §3.5.6. The engine asks for every rank held in every play phase: the rule is
+        # one call, without a helper's.
+        rank = code >> 2
+        if rank == THREE:
+            return IllegalReason.DISCARD_NOT_ALLOWED
+        if rank in (TWO, JOKER_RANK):
+            all_wild = sum(counts) == counts[TWO] + counts[JOKER_RANK]
+            return None if going_out or all_wild else IllegalReason.DISCARD_NOT_ALLOWED
+        if not pile_empty:
+            return None
+        if rank in (ACE, SEVEN):
+            special = (ACE, SEVEN, TWO, THREE, JOKER_RANK)
+            if any(c for r, c in enumerate(counts) if r not in special):
+                return IllegalReason.DISCARD_NOT_ALLOWED
+        if rank in closed:
+            # Another card that may go: judged with no rank closed (its own is not).
+            for other, count in enumerate(counts):
+                if (
+                    count
+                    and other != rank
+                    and other not in closed
+                    and self.discard_reason(other << 2, counts, pile_empty, going_out, _OPEN)
+                    is None
+                ):
+                    return IllegalReason.DISCARD_NOT_ALLOWED
+        return None
 
     def score_rows(self, table: Table) -> tuple[tuple[ScoreLine, ...], ...]:
         return tuple(_side_rows(self, table, side) for side in range(self.sides))
@@ -356,38 +383,8 @@ class ModernAmericanVariant(Variant):
         return shown[1]
 
 
-def _discard_reason(
-    rank: int,
-    counts: list[int],
-    pile_empty: bool,
-    going_out: bool,
-    closed: frozenset[int],
-    check_closed: bool,
-) -> IllegalReason | None:
-    """Threes never; wilds only when going out or all wild; on an empty pile, A or 7
-    only without another natural, a closed rank only when nothing else may go."""
-    # Spec §3.5.6.
-    if rank == THREE:
-        return IllegalReason.DISCARD_NOT_ALLOWED
-    if rank in (TWO, JOKER_RANK):
-        all_wild = sum(counts) == counts[TWO] + counts[JOKER_RANK]
-        return None if going_out or all_wild else IllegalReason.DISCARD_NOT_ALLOWED
-    if not pile_empty:
-        return None
-    if rank in (ACE, SEVEN):
-        special = (ACE, SEVEN, TWO, THREE, JOKER_RANK)
-        if any(c for r, c in enumerate(counts) if r not in special):
-            return IllegalReason.DISCARD_NOT_ALLOWED
-    if check_closed and rank in closed:
-        for other, count in enumerate(counts):
-            if (
-                count
-                and other != rank
-                and other not in closed
-                and _discard_reason(other, counts, pile_empty, going_out, closed, False) is None
-            ):
-                return IllegalReason.DISCARD_NOT_ALLOWED
-    return None
+#: No rank closed (`ModernAmericanVariant.discard_reason` judging another card).
+_OPEN: frozenset[int] = frozenset()
 
 
 def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[ScoreLine, ...]:
