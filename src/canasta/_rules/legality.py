@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Container
 from functools import cache, lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from canasta._rules import lookahead
@@ -760,10 +761,14 @@ def discard_ranks(st: Table, order: tuple[int, ...]) -> list[int]:
     # The facts once for all ranks (this runs in every play phase of such a variant).
     counts, pile_empty, going_out, closed = _discard_facts(st, ctx)
     rule = st.variant.discard_reason
+    # Where each rank's cards start in the sorted hand: after those of the lower ranks.
+    starts = (0, *accumulate(counts))
     ranks = []
     for rank in order:
         if counts[rank]:
-            at = pattern_at(hand, rank)
+            # The lowest card of the rank, as `pattern_at` finds it (which also puts black
+            # threes before red ones): one call per rank fewer where the rank is no three.
+            at = starts[rank] if rank != THREE else pattern_at(hand, rank)
             assert at is not None  # the hand holds a card of the rank
             if rule(hand[at], counts, pile_empty, going_out, closed) is None:
                 ranks.append(rank)
