@@ -451,7 +451,7 @@ def take_options(st: Table) -> list[tuple[int, int, int]]:
         jokers = min(len(hand) - bisect_left(hand, JOKER), most)
     opened = st.opened[variant.side_of(seat)]
     facts = _pile_facts(st, len(hand), melds, opened, closed_ranks(st), target)
-    candidates = _take_candidates(variant, naturals, twos, jokers, *facts)
+    candidates = _take_candidates(variant, naturals, twos, jokers, facts)
     if not candidates:
         return []
     # Only the pickups the rules allow by counts are asked about the position after them,
@@ -467,17 +467,7 @@ def take_options(st: Table) -> list[tuple[int, int, int]]:
 
 @lru_cache(maxsize=1 << 12)
 def _take_candidates(
-    variant: Variant,
-    naturals: int,
-    twos: int,
-    jokers: int,
-    rank: int,
-    frozen: bool,
-    opened: bool,
-    target: tuple[int, int, int] | None,
-    may_start: bool,
-    closed: bool,
-    one_card: bool,
+    variant: Variant, naturals: int, twos: int, jokers: int, facts: PileFacts
 ) -> tuple[tuple[int, int, int], ...]:
     """The pickups as (naturals, twos, jokers) that `take_verdict` allows from a hand
     holding ``naturals`` of the top card's rank, ``twos`` and ``jokers``, the pile as
@@ -486,7 +476,6 @@ def _take_candidates(
     The look-ahead aside, they depend only on these counts, so random play and search ask
     the same few questions again and again: they are cached.
     """
-    facts = rank, frozen, opened, target, may_start, closed, one_card
     found = [(0, 0, 0)] if take_verdict(variant, 0, 0, *facts) is None else []
     # The verdict depends on the number of wild cards, not on which: one per number.
     splits = wild_splits(twos, jokers, variant.max_wilds_per_meld)

@@ -126,15 +126,15 @@ def _may_pass_cap(variant: Variant, q: Query) -> bool:
     wilds = counts[TWO] + counts[JOKER_RANK]
     room = variant.max_meld_size - wilds
     for rank in NATURAL_RANKS:
-        meld = melds[rank]
-        if meld is None:
-            if counts[rank] > room and _passes_cap(variant, rank, 0, 0, counts[rank], wilds):
-                return True
-        elif counts[rank] + meld[0] + meld[1] > room and _passes_cap(
-            variant, rank, meld[0], meld[1], counts[rank], wilds
-        ):
+        n0, w0 = melds[rank] or _NO_MELD
+        count = counts[rank]
+        if count + n0 + w0 > room and _passes_cap(variant, rank, n0, w0, count, wilds):
             return True
     return False
+
+
+#: (naturals, wilds) of a rank without a meld that can grow (`_may_pass_cap`).
+_NO_MELD = (0, 0)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -357,14 +357,15 @@ class ModernAmericanVariant(Variant):
             if any(c for r, c in enumerate(counts) if r not in special):
                 return IllegalReason.DISCARD_NOT_ALLOWED
         if rank in closed:
-            # Another card that may go: judged with no rank closed (its own is not).
+            # Another card that may go: judged by this rule (not a subclass's) with no rank
+            # closed, its own not being closed.
+            rule = ModernAmericanVariant.discard_reason
             for other, count in enumerate(counts):
                 if (
                     count
                     and other != rank
                     and other not in closed
-                    and self.discard_reason(other << 2, counts, pile_empty, going_out, _OPEN)
-                    is None
+                    and rule(self, other << 2, counts, pile_empty, going_out, _OPEN) is None
                 ):
                     return IllegalReason.DISCARD_NOT_ALLOWED
         return None
