@@ -316,20 +316,27 @@ def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
 # Taking the pile
 
 
-def take_effect(st: Table, ctx: Context, k: int, twos: int, jokers: int) -> R | Play:
+def take_effect(st: Table, k: int, twos: int, jokers: int, listed: bool = False) -> R | Play:
     """The effect of taking the pile with k naturals, twos and jokers from hand (known
-    to be there), or why it may not be taken."""
+    to be there), or why it may not be taken (``listed``: one of the generator's pickups,
+    which `take_options` found allowed, so the rules that only refuse are not asked again).
+
+    Read off the table, not the player's `Context`: a pickup changes the melds, so the
+    table after it builds a context of its own."""
+    seat = st.to_move
+    assert seat is not None
+    hand_len = len(st.hands[seat])
     rank = st.pile[-1] >> 2
-    target = ctx.growable[rank]
-    reason = take_verdict(
-        st.variant,
-        k,
-        twos + jokers,
-        *_pile_facts(st, ctx.hand_len, ctx.melds, ctx.opened, ctx.closed, target),
-    )
-    if reason is not None:
-        return reason
-    return Play("take", rank, k, twos, jokers, target, False, ctx.hand_len - k - twos - jokers)
+    variant = st.variant
+    melds = st.melds[st.meld_side(seat)]
+    target = growable(variant, melds, rank)
+    if not listed:
+        opened = st.opened[variant.side_of(seat)]
+        facts = _pile_facts(st, hand_len, melds, opened, closed_ranks(st), target)
+        reason = take_verdict(variant, k, twos + jokers, *facts)
+        if reason is not None:
+            return reason
+    return Play("take", rank, k, twos, jokers, target, False, hand_len - k - twos - jokers)
 
 
 #: What the pickup rules read besides the cards from hand (`_pile_facts`).
@@ -417,8 +424,8 @@ def take_verdict(
 
 
 def _pile_reason(st: Table) -> R | None:
-    if st.phase != DRAW:
-        return R.WRONG_PHASE
+    """Why the pile may not be taken at all in the draw phase (its callers, the pickups
+    of the generator and of `decide`, ask in that phase only)."""
     if not st.pile:
         return R.PILE_EMPTY
     if st.variant.blocks_pile(st.pile[-1]):
@@ -878,7 +885,8 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     check but the look-ahead ones of `after_reason`).
 
     ``listed``: the move is one of the generator's legal moves, so the checks that only
-    refuse (ending, asking, discarding) are skipped; the effect is the same.
+    refuse (ending, asking, discarding, taking the pile) are skipped; the effect is the
+    same.
     """
     if listed and type(move) in _PLAIN:
         return _new_decision(Decision, (move, (), None))  # nothing to resolve, nothing to refuse
@@ -926,13 +934,16 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
         if codes is None:
             return R.NOT_IN_HAND
         parts = split(codes)
-        top_rank = st.pile[-1] >> 2 if st.pile else None
-        if parts is None or (parts[0] is not None and parts[0] != top_rank):
+        if parts is None:
             return R.WRONG_RANK
-        reason = _pile_reason(st)
-        if reason is not None:
-            return reason
-        play = take_effect(st, context(st), parts[1], parts[2], parts[3])
+        if not listed:
+            top_rank = st.pile[-1] >> 2 if st.pile else None
+            if parts[0] is not None and parts[0] != top_rank:
+                return R.WRONG_RANK
+            reason = _pile_reason(st)
+            if reason is not None:
+                return reason
+        play = take_effect(st, parts[1], parts[2], parts[3], listed)
         return play if isinstance(play, R) else _new_decision(Decision, (move, tuple(codes), play))
     if isinstance(move, MeldCards | LayOff):
         if st.phase != PLAY:
