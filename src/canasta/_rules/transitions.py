@@ -213,34 +213,40 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
     hand = list(st.hands[seat])
     threes = st.threes[side]
     ends = no_discard = False
-    # Spec §3.5.11.4 H2: an unopened player holding no three keeps the first one drawn.
-    may_hold = (
-        variant.holds_three and not st.opened[side] and not any(c >> 2 == THREE for c in hand)
-    )
-    # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single last
-    # card is a complete draw.
-    # The stock is cut once after the draw, not once a card.
-    taken, size = 0, len(stock)
-    while wanted and taken < size:
-        card = stock[taken]
-        taken += 1
-        if card in laid:
-            if taken == size:
-                last_three = variant.last_stock_three_rule
-                ends, no_discard = last_three.ends_deal, last_three.no_discard
-                if last_three.kept_in_hand:
-                    hand.append(card)  # spec §3.5.2: stays in hand, the deal ends
-                    st = evolve(st, last_three=seat)
-                    break
-            if may_hold:
-                may_hold = False
-                hand.append(card)
-                wanted -= 1
+    drawn = stock[:wanted]
+    if laid.isdisjoint(drawn):
+        # No three among the cards drawn (most draws, one test in C): they join the hand.
+        taken = len(drawn)
+        hand += drawn
+    else:
+        # Spec §3.5.11.4 H2: an unopened player holding no three keeps the first one drawn.
+        may_hold = (
+            variant.holds_three and not st.opened[side] and not any(c >> 2 == THREE for c in hand)
+        )
+        # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single
+        # last card is a complete draw.
+        # The stock is cut once after the draw, not once a card.
+        taken, size = 0, len(stock)
+        while wanted and taken < size:
+            card = stock[taken]
+            taken += 1
+            if card in laid:
+                if taken == size:
+                    last_three = variant.last_stock_three_rule
+                    ends, no_discard = last_three.ends_deal, last_three.no_discard
+                    if last_three.kept_in_hand:
+                        hand.append(card)  # spec §3.5.2: stays in hand, the deal ends
+                        st = evolve(st, last_three=seat)
+                        break
+                if may_hold:
+                    may_hold = False
+                    hand.append(card)
+                    wanted -= 1
+                    continue
+                threes += (card,)
                 continue
-            threes += (card,)
-            continue
-        hand.append(card)
-        wanted -= 1
+            hand.append(card)
+            wanted -= 1
     changes: dict[str, object] = {
         "stock": stock[taken:],
         "hands": replaced(st.hands, seat, tuple(sorted(hand))),
@@ -260,15 +266,17 @@ def _join_waiting(st: Table, seat: int, hand: tuple[int, ...], turn: Turn) -> di
     # Spec §2.7 procedure (2).
     variant = st.variant
     waiting = turn.waiting
-    side = variant.side_of(seat)
     laid = variant.laid_out_threes
-    threes = st.threes[side] + tuple(c for c in waiting if c in laid)
-    joined = hand + tuple(c for c in waiting if c not in laid)
-    return {
-        "hands": replaced(st.hands, seat, tuple(sorted(joined))),
-        "threes": replaced(st.threes, side, threes),
-        "turn": evolve(turn, waiting=()),
-    }
+    changes: dict[str, object] = {"turn": evolve(turn, waiting=())}
+    if laid.isdisjoint(waiting):
+        joined = hand + waiting  # no three among them (most piles): one test in C
+    else:
+        side = variant.side_of(seat)
+        threes = st.threes[side] + tuple(c for c in waiting if c in laid)
+        joined = hand + tuple(c for c in waiting if c not in laid)
+        changes["threes"] = replaced(st.threes, side, threes)
+    changes["hands"] = replaced(st.hands, seat, tuple(sorted(joined)))
+    return changes
 
 
 def _partner(st: Table, seat: int) -> int | None:
