@@ -315,7 +315,7 @@ class Table:
         other partner's entry stays empty.
         """
         # Spec §3.3.
-        side = self.variant.side_of(seat)
+        side = self.variant.answers.side[seat]  # asked for every move: no hook call
         lone = self.lone
         if lone is None or side == lone:
             return side

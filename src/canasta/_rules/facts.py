@@ -469,7 +469,7 @@ def context(st: Table) -> Context:
         seat = st.to_move
         assert seat is not None
         variant = st.variant
-        side = variant.side_of(seat)
+        side = variant.answers.side[seat]
         melds = st.melds[st.meld_side(seat)]
         cap = variant.max_meld_size
         growable: list[Meld | None] = [None] * 14

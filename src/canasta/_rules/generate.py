@@ -269,7 +269,7 @@ def _play_moves(st: Table) -> list[Move]:
     for rank in _MELD_ORDER:
         if counts[rank] >= 2:
             candidates.append((False, rank, counts[rank]))
-    if variant.has_wild_melds and held:
+    if variant.answers.has_wild_melds and held:
         candidates.append((False, WILD_RANK, 0))
     for rank in _ADD_ORDER:
         if rank in on_table:
@@ -339,7 +339,7 @@ def legal_moves(st: Table) -> Moves:
         if end_reason(st) is None:
             moves.append(END)
         return Moves(moves)
-    if variant.has_special_hands:
+    if variant.answers.has_special_hands:
         if special_reason(st) is None:
             moves.append(SPECIAL)
         if expose_reason(st, held_three(st)) is None:

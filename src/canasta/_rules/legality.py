@@ -523,7 +523,7 @@ def play_turn(st: Table, play: Play) -> Turn:
             taken["groups"] = (Group(play.rank, play.k + 1, wilds, False),)
         else:
             taken["laid_off"] = True
-        if not st.opened[st.variant.side_of(st.to_move or 0)]:
+        if not st.opened[st.variant.answers.side[st.to_move or 0]]:
             taken["opening"] = st.variant.pickup_opening_value(card_value(st.pile[-1]), value)
         return evolved(NEW_TURN, taken)
     turn = st.turn
@@ -537,7 +537,7 @@ def play_turn(st: Table, play: Play) -> Turn:
         changes["groups"] = with_group(turn.groups, rank, play.k, wilds, True, play.kind == "meld")
     if play.obliged and not turn.must_go_out:
         changes["must_go_out"] = True
-    if not st.opened[st.variant.side_of(st.to_move or 0)]:
+    if not st.opened[st.variant.answers.side[st.to_move or 0]]:
         changes["opening"] = turn.opening + value
     return evolved(turn, changes)
 

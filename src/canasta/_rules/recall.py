@@ -33,14 +33,14 @@ def step(log: Step | None, before: Table, decision: Decision, after: Table) -> S
     notes: tuple[RawNote, ...] = ()
     # Most moves lay no three out: the threes are the same tuple before and after.
     if after.threes is not before.threes:
-        variant = before.variant
-        side = variant.side_of(seat)
+        answers = before.variant.answers
+        side = answers.side[seat]
         threes = after.threes[side]
         if threes is not before.threes[side]:
             laid = threes[len(before.threes[side]) :]
-        if variant.holds_three and after.to_move is not None:
+        if answers.holds_three and after.to_move is not None:
             # Spec §3.5.11.4 H3: the next player's held three went down as the turn began.
-            other = variant.side_of(after.to_move)
+            other = answers.side[after.to_move]
             if other != side and after.threes[other] is not before.threes[other]:
                 held = after.threes[other][len(before.threes[other]) :]
                 notes = (("three", after.to_move, held, 0),)

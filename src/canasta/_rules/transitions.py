@@ -144,7 +144,7 @@ def begin_turn(st: Table, seat: int, changes: dict[str, object] | None = None) -
         return st  # no three to lay out (most turns): the variant's rules need not be asked
     if not variant.declares_threes_at_deal:
         st = declare_threes(st, seat)
-    elif variant.holds_three and st.opened[variant.side_of(seat)]:
+    elif variant.answers.holds_three and st.opened[variant.answers.side[seat]]:
         # Spec §3.5.11.4 H3: partner has opened, so the held three goes down before the draw.
         st = declare_threes(st, seat)
     return st
@@ -207,8 +207,9 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
     """``seat`` draws ``wanted`` cards from the stock, threes laid face up and replaced
     (a turn's draw, or a talon drawn from the stock)."""
     variant = st.variant
+    answers = variant.answers
     laid = variant.laid_out_threes
-    side = variant.side_of(seat)
+    side = answers.side[seat]
     stock = st.stock
     hand = list(st.hands[seat])
     threes = st.threes[side]
@@ -221,7 +222,7 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
     else:
         # Spec §3.5.11.4 H2: an unopened player holding no three keeps the first one drawn.
         may_hold = (
-            variant.holds_three and not st.opened[side] and not any(c >> 2 == THREE for c in hand)
+            answers.holds_three and not st.opened[side] and not any(c >> 2 == THREE for c in hand)
         )
         # Spec §2.3 (a): each three drawn goes face up and is replaced; §2.12 (4): a single
         # last card is a complete draw.
@@ -271,7 +272,7 @@ def _join_waiting(st: Table, seat: int, hand: tuple[int, ...], turn: Turn) -> di
     if laid.isdisjoint(waiting):
         joined = hand + waiting  # no three among them (most piles): one test in C
     else:
-        side = variant.side_of(seat)
+        side = variant.answers.side[seat]
         threes = st.threes[side] + tuple(c for c in waiting if c in laid)
         joined = hand + tuple(c for c in waiting if c not in laid)
         changes["threes"] = replaced(st.threes, side, threes)
@@ -372,7 +373,7 @@ def _discard(st: Table, seat: int, code: int) -> Table:
     changes: dict[str, object] = {
         "hands": replaced(st.hands, seat, rest),
         "pile": (*st.pile, code),
-        "frozen": st.frozen or variant.freezes_pile(code),
+        "frozen": st.frozen or variant.answers.freezes[code],
     }
     # Spec §3.5.11.1: the opener's talon comes after the discard of the opening turn.
     talon = 0 if st.club is None else opening_talon(st, seat)
@@ -387,7 +388,7 @@ def _discard(st: Table, seat: int, code: int) -> Table:
         changes["melded_seats"] = replaced(st.melded_seats, seat, True)
     if st.courtesy == seat:
         changes["courtesy"] = None  # D36: the courtesy lasts one turn
-    held = variant.holds_three and st.opened[variant.side_of(seat)]
+    held = variant.answers.holds_three and st.opened[variant.answers.side[seat]]
     if talon or held:
         st = evolved(st, changes)
         changes = {}
@@ -446,7 +447,7 @@ def _play(st: Table, seat: int, decision: Decision) -> Table:
     move = decision.move
     play = decision.play
     assert play is not None
-    side = variant.side_of(seat)
+    side = variant.answers.side[seat]
     shared = st.meld_side(seat)
     melds = st.melds[shared]
     cards = decision.codes

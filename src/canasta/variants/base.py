@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import attrs
 
 from canasta._input import MAX_INT, excerpt
-from canasta.cards import THREE, is_wild
+from canasta.cards import CARDS, THREE, is_wild
 from canasta.errors import IllegalReason, UnknownVariantError, VariantError
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ def canonical(variant: Variant) -> Variant:
 def _unpickled(cls: type[Variant], state: dict[str, Any]) -> Variant:
     variant = cls.__new__(cls)
     variant.__setstate__(state)  # type: ignore[attr-defined]
+    object.__setattr__(variant, "answers", _Answers(variant))  # __init__ did not run
     return canonical(variant)
 
 
@@ -298,8 +299,43 @@ def values_field() -> Any:
     )
 
 
+class _Answers:
+    """The answers of a variant's rule hooks that the engine reads on every move, asked
+    once per variant (`Variant.answers`): a hook is a Python call each time, a slot read
+    is not. Built by calling the hooks, so a subclass's overrides are what it holds."""
+
+    __slots__ = ("freezes", "has_special_hands", "has_wild_melds", "holds_three", "side")
+
+    #: `Variant.side_of` of each seat
+    side: tuple[int, ...]
+    #: `Variant.freezes_pile` of each card code
+    freezes: tuple[bool, ...]
+    holds_three: bool
+    has_wild_melds: bool
+    has_special_hands: bool
+
+    def __init__(self, variant: Variant) -> None:
+        self.side = tuple(variant.side_of(seat) for seat in range(variant.players))
+        self.freezes = tuple(variant.freezes_pile(code) for code in range(len(CARDS)))
+        self.holds_three = variant.holds_three
+        self.has_wild_melds = variant.has_wild_melds
+        self.has_special_hands = variant.has_special_hands
+
+
+class _Answered:
+    """A slot for a variant's `_Answers`, outside the attrs fields: not an option, not
+    compared, hashed or pickled. (Not a cached property: attrs would give the class a
+    ``__getattr__``, which slows every attribute read of a variant.)"""
+
+    __slots__ = ("answers",)
+
+    #: the rule hooks' answers the engine reads on every move (filled as the variant is
+    #: built or unpickled: the variant is frozen, so they never change)
+    answers: _Answers
+
+
 @attrs.frozen(cache_hash=True)
-class Variant:
+class Variant(_Answered):
     """A rule set: who plays, with what, and every option that applies.
 
     Subclasses (`ClassicVariant`,
@@ -332,6 +368,7 @@ class Variant:
 
     def __attrs_post_init__(self) -> None:
         self._check_combinations()
+        object.__setattr__(self, "answers", _Answers(self))
 
     def _check_combinations(self) -> None:
         """Refuse option values that are valid alone but impossible together."""
