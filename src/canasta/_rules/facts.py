@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Container, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from canasta._rules import lookahead
@@ -266,11 +266,19 @@ def with_group(
     """The turn's groups after adding cards of ``rank`` (``create``: a meld/take group)."""
     for i, g in enumerate(groups):
         if g.rank == rank:
-            updated = Group(rank, g.naturals + naturals, g.wilds + wilds, g.from_hand and from_hand)
+            updated = group(rank, g.naturals + naturals, g.wilds + wilds, g.from_hand and from_hand)
             return groups[:i] + (updated,) + groups[i + 1 :]
     if create:
-        return (*groups, Group(rank, naturals, wilds, from_hand))
+        return (*groups, group(rank, naturals, wilds, from_hand))
     return groups
+
+
+@cache
+def group(rank: int, naturals: int, wilds: int, from_hand: bool) -> Group:
+    """The turn's `Group` of these counts, one object for each (a Group is costly to build,
+    and the generator builds the turn after every candidate play that needs the
+    look-ahead); a few hundred exist."""
+    return Group(rank, naturals, wilds, from_hand)
 
 
 def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> bool:

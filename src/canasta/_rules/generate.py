@@ -224,6 +224,43 @@ def _rank_options(
     return tuple(sure), tuple(rest)
 
 
+def _refused_with(
+    variant: Variant,
+    rank: int,
+    base: tuple[int, int],
+    wild_incomplete: bool,
+    k: int,
+    twos: int,
+    jokers: int,
+    refused: list[tuple[int, int, int]],
+) -> bool:
+    """Is the play of ``k`` naturals of ``rank``, ``twos`` and ``jokers`` by a side that
+    has not opened, leaving two cards and obliging nothing, refused for leaving the
+    initial meld out of reach, as one of the ``refused`` plays of the rank (counts in the
+    same order; all join a meld of ``base`` naturals and wilds, (0, 0) for a new one)
+    shows?
+
+    It is where it holds the cards of a refused play and more that a lay-off on that
+    play's meld may take (`meld_verdict`): it then leaves the position that the refused
+    play followed by that lay-off leaves, which the look-ahead that found no way to the
+    opening after the refused play has tried. The caller asks only for a natural rank of
+    which the play leaves at most two naturals in hand: the look-ahead melds all of a
+    rank's naturals in hand, all but one or two, or none more
+    (`lookahead._naturals_choices`), so only then is each way it tries after the bigger
+    play (melding none more of the rank among them) one it tried after the refused play.
+    """
+    for k0, t0, j0 in refused:
+        if k < k0 or twos < t0 or jokers < j0:
+            continue
+        verdict = meld_verdict(
+            variant, True, rank, k - k0, twos + jokers - t0 - j0,
+            (base[0] + k0, base[1] + t0 + j0), None, True, False, wild_incomplete, True,
+        )  # fmt: skip
+        if not isinstance(verdict, IllegalReason) and not verdict & OBLIGES:
+            return True
+    return False
+
+
 def _play_moves(st: Table) -> list[Move]:
     """The ``meld`` and ``add`` moves, in the generator's order."""
     ctx = context(st)
@@ -299,21 +336,41 @@ def _play_moves(st: Table) -> list[Move]:
         if not rest:
             continue
         kind = "add" if add else "meld"
+        # The plays refused for leaving the initial meld out of reach, and the meld they
+        # join (naturals, wilds): a later play of a natural rank that holds more cards
+        # and leaves at most two of its naturals may be refused without a search
+        # (`_refused_with`).
+        refused: list[tuple[int, int, int]] = []
+        base = (0, 0)
         for k, t, j, verdict in rest:
             if verdict == _SURE:
                 moves.append(_move(kind, rank, k, t, j))
+                continue
+            if (
+                refused
+                and not verdict & OBLIGES
+                and ctx.hand_len - k - t - j >= 2
+                and naturals - k <= 2
+                and rank != WILD_RANK
+                and not turn.must_go_out
+                and _refused_with(variant, rank, base, wild_incomplete, k, t, j, refused)
+            ):
                 continue
             play = legal_play(st, ctx, add, rank, k, t, j, verdict)
             reason = after_reason(st, ctx, play)
             if reason is None:
                 moves.append(_move(kind, rank, k, t, j))
-            elif reason is IllegalReason.INITIAL_MINIMUM and not asked and not moves:
-                # The first play refused for leaving the initial meld out of reach, none
-                # listed yet (a listed play shows the opening is in reach): one search from
-                # the table as it is may refuse all the others at once.
-                asked = True
-                if not opening_reachable(st, ctx):
-                    return moves
+            elif reason is IllegalReason.INITIAL_MINIMUM:
+                if not refused and play.target is not None:
+                    base = (play.target.naturals, play.target.wilds)
+                refused.append((k, t, j))
+                if not asked and not moves:
+                    # The first play refused for leaving the initial meld out of reach,
+                    # none listed yet (a listed play shows the opening is in reach): one
+                    # search from the table as it is may refuse all the others at once.
+                    asked = True
+                    if not opening_reachable(st, ctx):
+                        return moves
     return moves
 
 

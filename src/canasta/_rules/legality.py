@@ -22,6 +22,7 @@ from canasta._rules.facts import (
     concealed_done,
     concealed_possible,
     context,
+    group,
     growable,
     lay_off_target,
     may_go_out,
@@ -72,7 +73,6 @@ from canasta.table import (
     OVER,
     PLAY,
     WILD_RANK,
-    Group,
     Meld,
     Table,
     Turn,
@@ -520,7 +520,7 @@ def play_turn(st: Table, play: Play) -> Turn:
         # A new turn's record: collected, copied once from the fresh one.
         taken: dict[str, object] = {"took_pile": True, "waiting": st.pile[:-1]}
         if play.k + wilds:
-            taken["groups"] = (Group(play.rank, play.k + 1, wilds, False),)
+            taken["groups"] = (group(play.rank, play.k + 1, wilds, False),)
         else:
             taken["laid_off"] = True
         if not st.opened[st.variant.answers.side[st.to_move or 0]]:
@@ -591,6 +591,20 @@ def opening_reachable(st: Table, ctx: Context) -> bool:
     return lookahead.feasible(st.variant, q)
 
 
+@cache
+def _placeholder(rank: int, k: int, twos: int, jokers: int) -> tuple[int, ...]:
+    """Codes of ``k`` naturals of ``rank``, ``twos`` and ``jokers`` for the position after
+    a play (the look-ahead never looks at suits): one tuple for each count."""
+    return (JOKER,) * jokers + (4,) * twos + (rank * 4,) * k
+
+
+@cache
+def _new_meld(rank: int, k: int, twos: int, jokers: int) -> Meld:
+    """A new meld of `_placeholder` codes, one object for each count: the position after
+    every candidate meld that needs the look-ahead has one (a Meld is costly to build)."""
+    return Meld.of(rank, _placeholder(rank, k, twos, jokers))
+
+
 def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int) -> R | None:
     variant = st.variant
     rank, k, twos, jokers = play.rank, play.k, play.twos, play.jokers
@@ -630,15 +644,19 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
     )
     if in_hand and not play.obliged:
         return None  # a large hand: the opening stays in reach, and nothing below can fail
-    placeholder = (JOKER,) * jokers + (4,) * twos + (rank * 4,) * k
-    if play.kind == "take":
-        placeholder += (st.pile[-1],)
     melds = ctx.melds
     target = play.target
-    if target is not None:
+    if play.kind == "take":
+        placeholder = (*_placeholder(rank, k, twos, jokers), st.pile[-1])
+        if target is not None:
+            melds_after = replaced(melds, melds.index(target), target.plus(placeholder))
+        else:
+            melds_after = (*melds, Meld.of(rank, placeholder))
+    elif target is not None:
+        placeholder = _placeholder(rank, k, twos, jokers)
         melds_after = replaced(melds, melds.index(target), target.plus(placeholder))
     else:
-        melds_after = (*melds, Meld.of(rank, placeholder))
+        melds_after = (*melds, _new_meld(rank, k, twos, jokers))
     if hand_after <= 1:
         if (
             hand_after
