@@ -461,15 +461,29 @@ def take_options(st: Table) -> list[tuple[int, int, int]]:
     candidates = _take_candidates(variant, naturals, twos, jokers, facts)
     if not candidates:
         return []
-    # Only the pickups the rules allow by counts are asked about the position after them,
-    # and only they need the player's Context.
-    ctx = context(st)
+    # Only the pickups the rules allow by counts are asked about the position after them.
+    hand_len = len(hand)
     options = []
     for k, t, j in candidates:
-        play = Play("take", rank, k, t, j, target, False, ctx.hand_len - k - t - j)
-        if after_reason(st, ctx, play) is None:
+        play = Play("take", rank, k, t, j, target, False, hand_len - k - t - j)
+        if take_after_reason(st, opened, play) is None:
             options.append((k, t, j))
     return options
+
+
+def take_after_reason(st: Table, opened: bool, play: Play) -> R | None:
+    """`after_reason` for a pickup by a side that has ``opened`` or not: the player's
+    Context is built only where the position after it is looked at (a side that has not
+    opened, or one left with fewer than two cards), not for every pickup weighed."""
+    hand_after = play.hand_after
+    if opened:
+        if hand_after < 2:
+            # The pile's cards join the hand at once; counted only where they matter
+            # (asked for every candidate pickup, and the pile may be long).
+            hand_after += waiting_cards(st, st.pile[:-1])
+        if hand_after >= 2:
+            return None  # nothing can fail: skip building the position after
+    return _after_position_reason(st, context(st), play, hand_after)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -546,18 +560,10 @@ def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
     """The checks that look at the position after ``play``: the
     hand left, the initial meld still reachable, going out still possible when due."""
     # Spec §2.8, §2.9, §2.11.
-    hand_after = play.hand_after
-    obliged = play.obliged
-    opened = ctx.opened
     if play.kind == "take":
-        if opened:
-            if hand_after < 2:
-                # The pile's cards join the hand at once; counted only where they matter
-                # (asked for every candidate pickup, and the pile may be long).
-                hand_after += waiting_cards(st, st.pile[:-1])
-            if hand_after >= 2:
-                return None  # nothing below can fail: skip building the position after
-    elif opened and not obliged and hand_after >= 2:
+        return take_after_reason(st, ctx.opened, play)
+    hand_after = play.hand_after
+    if ctx.opened and not play.obliged and hand_after >= 2:
         return None  # nothing below can fail: skip building the position after
     reason = _after_position_reason(st, ctx, play, hand_after)
     if play.rank == THREE and play.kind == "meld" and reason in (R.MUST_GO_OUT, R.HAND_SIZE):
