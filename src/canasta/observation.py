@@ -46,6 +46,7 @@ from canasta.table import (
     Turn,
     TurnProgress,
     evolve,
+    evolved,
     log_events,
     turn_progress,
     with_discards,
@@ -386,7 +387,9 @@ def _build(
     table: Table, memory: Memory, log: Step | None, seat: int, legal: tuple[Move, ...]
 ) -> Observation:
     """The observation of ``seat``, from the records of a state and its legal moves."""
-    seat = _input.seat(seat, table.variant.players, ArgumentError)
+    players = table.variant.players
+    if type(seat) is not int or not 0 <= seat < players:  # the common case, inline
+        seat = _input.seat(seat, players, ArgumentError)
     hands = table.hands
     hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
@@ -409,13 +412,16 @@ def _build(
         "stock_size": len(stock),
         "legal_moves": legal,
         # The talons dealt face down are hidden cards too: only their sizes show.
-        "_template": evolve(
+        # (`evolved`: the changes as a dictionary, not keyword arguments copied into one.)
+        "_template": evolved(
             table,
-            hands=hidden_hands,
-            stock=(),
-            club=club._replace(talons=tuple(None if t is None else () for t in talons))
-            if talons
-            else table.club,
+            {
+                "hands": hidden_hands,
+                "stock": (),
+                "club": club._replace(talons=tuple(None if t is None else () for t in talons))
+                if talons
+                else table.club,
+            },
         ),
         "_memory": memory,
         "_log": log,

@@ -101,16 +101,16 @@ class _Rules:
         self.turn_card = variant.shows_turn_card
         self.actions = ActionSpace(variant)
         self.encoder = ObservationEncoder(variant, numpy=True)
-        # A state's tensors for Python callers: lists of the encoder's float32 values.
+        # A state's tensors for Python callers: lists of the encoder's float32 values, with
+        # the seat's memory (the information state) and without it (the observation).
         self.lists = _Float32Lists(variant)
+        self.observed = _Float32Lists(variant, memory=False)
         # The (offset, length) of the sections an observer may leave out.
         self.memory = tuple(
             (block.offset, block.length)
             for block in self.encoder.layout
             if block.name in _MEMORY_SECTIONS
         )
-        # The same, as slices of a list and their zeros.
-        self.forget = tuple((slice(at, at + length), [0.0] * length) for at, length in self.memory)
         self.hand = tuple(
             (block.offset, block.length) for block in self.encoder.layout if block.name == "hand"
         )
@@ -317,10 +317,8 @@ class CanastaState(pyspiel.State):
         if core.state is None:
             return [0.0] * rules.encoder.size
         # Made in float32, as OpenSpiel makes tensors: the same values to the last bit.
-        tensor: list[float] = rules.lists.encode(core.state.observe(int(player)))
-        if not memory:
-            for at, zeros in rules.forget:
-                tensor[at] = zeros
+        encoder = rules.lists if memory else rules.observed
+        tensor: list[float] = encoder.encode(core.state.observe(int(player)))
         return tensor
 
     def legal_actions(self, player: int | None = None) -> list[int]:

@@ -50,6 +50,9 @@ _SIMPLE: tuple[tuple[str, Move], ...] = (
     ("no", Answer(False)),
 )
 _BLACK_THREES = (Card("3", "S"), Card("3", "C"))
+#: The moves whose key counts their cards (a tuple made once: ``Take | MeldCards | LayOff``
+#: makes a union each time it is evaluated).
+_WITH_CARDS = (Take, MeldCards, LayOff)
 
 # The key of an index: (kind, rank, naturals, twos, jokers); rank "" for take and the
 # moves without cards, "*" for the wild meld, "3" for the black threes.
@@ -170,7 +173,7 @@ def _move_key(move: Move) -> _Key | None:
         return ("discard", move.card.rank, 0, 0, 0)
     if isinstance(move, Answer):
         return ("yes" if move.yes else "no", "", 0, 0, 0)
-    if not isinstance(move, Take | MeldCards | LayOff):
+    if not isinstance(move, _WITH_CARDS):
         return (move.kind, "", 0, 0, 0)
     # One pass over the cards: a new action space works this out for most moves it meets.
     rank = ""

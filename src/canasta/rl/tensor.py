@@ -648,10 +648,15 @@ class ObservationEncoder:
 class _Float32Lists(ObservationEncoder):
     """An encoder of lists whose floats are float32 values, as a NumPy encoder's arrays
     hold them: what `canasta.envs.openspiel` hands out as tensors (OpenSpiel's are
-    float32), without converting an array to a list each time."""
+    float32), without converting an array to a list each time. Without ``memory`` the
+    seat's memory (the known cards and the discards) is left out: zeros."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, *, memory: bool = True) -> None:
         super().__init__(variant, numpy=False)
+        if not memory:
+            # Without the seat's memory (an observation, not an information state): the
+            # sections ``known`` and ``discards`` are never written, and stay zeros.
+            self._known_rows = self._discard_rows = ((),) * variant.players
 
     def _piece(self, values: list[float]) -> _Piece:
         length = len(values)
