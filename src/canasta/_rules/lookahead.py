@@ -11,7 +11,8 @@ ranks, choosing for each how many naturals and which wild cards go to that rank'
 places what is left in a wild-card meld where the variant has them. Each rank's allowed
 placements are worked out once and shared by all searches; a search stops early where the
 value still obtainable cannot reach the minimum or, going out, the wild cards cannot meld
-what is left, and it remembers the states it found failing. Results are memoised.
+what is left, and it remembers the states it found failing. Answers are not memoised: a
+question seldom repeats.
 The order of the moves inside the turn is not searched: the best order completes the
 needed canastas first, smallest first, and the search checks that this order keeps the
 two cards going out asks for.
@@ -93,8 +94,11 @@ def feasible(variant: Variant, query: Query) -> bool:
     return _feasible(variant, query)
 
 
-@lru_cache(maxsize=1 << 16)
 def _feasible(variant: Variant, q: Query) -> bool:
+    # Not memoised by query: a question seldom repeats (4% of them in classic random
+    # play, 7% in Modern American), and a cache of them hashes every query, a deep tuple,
+    # and the variant (an attrs-generated method, a Python call), and keeps tens of
+    # thousands of queries alive for the garbage collector to walk.
     if q.goal == OPEN:
         if _search(variant, q, concealed_only=False):
             return True
