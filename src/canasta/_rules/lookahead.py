@@ -11,7 +11,8 @@ ranks, choosing for each how many naturals and which wild cards go to that rank'
 places what is left in a wild-card meld where the variant has them. Each rank's allowed
 placements are worked out once and shared by all searches; a search stops early where the
 value still obtainable cannot reach the minimum or, going out, the wild cards cannot meld
-what is left, and it remembers the states it found failing. Results are memoised.
+what is left, and it remembers the states it found failing. Answers are not memoised: a
+question seldom repeats.
 The order of the moves inside the turn is not searched: the best order completes the
 needed canastas first, smallest first, and the search checks that this order keeps the
 two cards going out asks for.
@@ -93,8 +94,11 @@ def feasible(variant: Variant, query: Query) -> bool:
     return _feasible(variant, query)
 
 
-@lru_cache(maxsize=1 << 16)
 def _feasible(variant: Variant, q: Query) -> bool:
+    # Not memoised by query: a question seldom repeats (4% of them in classic random
+    # play, 7% in Modern American), and a cache of them hashes every query, a deep tuple,
+    # and the variant (an attrs-generated method, a Python call), and keeps tens of
+    # thousands of queries alive for the garbage collector to walk.
     if q.goal == OPEN:
         if _search(variant, q, concealed_only=False):
             return True
@@ -171,15 +175,13 @@ class _Rank(NamedTuple):
 #: `_rank`'s answers by variant and search mode, then by (rank, count, meld, may start,
 #: group): searches of many positions share them. Dicts, not a cache on `_rank`, so a
 #: search hashes the variant once, not once per rank.
-_RANKS: dict[
-    tuple[Variant, tuple[bool, bool, bool, bool, int]], dict[tuple[object, ...], _Rank]
-] = {}
+_RANKS: dict[tuple[Variant, tuple[bool, bool, bool, int]], dict[tuple[object, ...], _Rank]] = {}
 #: Entries kept per variant and mode, and (variant, mode) pairs kept, before starting afresh.
 _RANKS_KEPT, _MODES_KEPT = 1 << 14, 1 << 8
 
 
 def _ranks_of(
-    variant: Variant, mode: tuple[bool, bool, bool, bool, int]
+    variant: Variant, mode: tuple[bool, bool, bool, int]
 ) -> dict[tuple[object, ...], _Rank]:
     """The known `_rank` answers for ``variant`` and ``mode``."""
     known = _RANKS.get((variant, mode))
@@ -199,14 +201,26 @@ def _rank(
     meld: tuple[int, int] | None,
     new_ok: bool,
     group: tuple[int, int, bool] | None,
-    mode: tuple[bool, bool, bool, bool, int],
+    mode: tuple[bool, bool, bool, int],
 ) -> _Rank:
-    """The placements on ``rank``: ``mode`` holds `_place`'s flags (opening, concealed
-    only, going out, wilds blocked) and the most wild cards a placement may take.
+    """The placements on ``rank``: ``mode`` holds the search's flags (opening, concealed
+    only, going out) and the most wild cards a placement may take.
 
     They depend on the rank's cards and meld alone, so searches of many positions share them.
     """
-    opening, concealed_only, out, wilds_blocked, wilds = mode
+    opening, concealed_only, out, wilds = mode
+    # What every placement of the rank shares, worked out once: the meld it goes on (if
+    # any), the player's own group of the rank this turn.
+    may_meld = meld is not None or new_ok
+    n0, w0 = meld if meld is not None else (0, 0)
+    size0 = n0 + w0
+    cap = variant.max_meld_size
+    gn, gw, from_hand = group if group is not None else (0, 0, True)
+    # The player's own cards of the rank form a group of their own: a new meld, or a meld
+    # the player started this turn.
+    own = meld is None or group is not None
+    reason = variant.natural_meld_reason
+    value_each = RANK_VALUES[rank]
     options = []
     flags: set[int] = set()
     best = 0
@@ -215,33 +229,25 @@ def _rank(
         for w in range(wilds, -1, -1):
             if k == 0 and w == 0:
                 # Untouched rank: its own group (if any) keeps its flags.
-                step: tuple[int, int] | None = (
-                    0,
-                    0 if group is None else group_flags(rank, *group),
-                )
+                completed = 0
+                got = 0 if group is None else group_flags(rank, gn, gw, from_hand)
             else:
-                step = _place(
-                    variant,
-                    rank,
-                    meld,
-                    new_ok,
-                    group,
-                    k,
-                    w,
-                    opening,
-                    concealed_only,
-                    out,
-                    wilds_blocked,
-                )
-            if step is None:
-                continue
-            value = k * RANK_VALUES[rank]
-            options.append((k, w, step[0], step[1], value))
-            flags.add(step[1])
+                if not may_meld or reason(rank, n0, w0, k, w, opening) is not None:
+                    continue
+                if not out and size0 + k + w > cap:
+                    continue  # D28: beyond the cap only when going out
+                # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
+                if concealed_only and reason(rank, 0, 0, gn + k, gw + w, opening) is not None:
+                    continue
+                completed = 1 if size0 + k + w >= CANASTA_SIZE > size0 else 0
+                got = group_flags(rank, gn + k, gw + w, from_hand) if own else 0
+            value = k * value_each
+            options.append((k, w, completed, got, value))
+            flags.add(got)
             if value > best:
                 best = value
             if out:
-                at = 2 * (count - k) + step[0]
+                at = 2 * (count - k) + completed
                 known = fewest[at]
                 fewest[at] = w if known is None or w < known else known
     return _Rank(
@@ -293,9 +299,15 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     have, need = opening if opening is not None else (0, 0)
     twos0, jokers0 = counts[TWO], counts[JOKER_RANK]
     wilds = twos0 + jokers0
-    # Spec §3.5.3 [LIB]: an incomplete wild meld blocks wilds once the opening is complete.
+    # The most wild cards a placement may take. Spec §3.5.3 [LIB]: none while an incomplete
+    # wild meld blocks them (once the opening is complete).
     wilds_blocked = not opening_now and _wild_incomplete(q) and variant.wild_meld_blocks_wilds
-    mode = (opening_now, concealed_only, out, wilds_blocked, min(wilds, variant.max_wilds_per_meld))
+    mode = (
+        opening_now,
+        concealed_only,
+        out,
+        0 if wilds_blocked else min(wilds, variant.max_wilds_per_meld),
+    )
     ranks: list[int] = []  # the ranks searched
     rests: list[int] = []  # their naturals in hand
     table: list[_Rank] = []  # their placements
@@ -601,38 +613,3 @@ def group_flags(rank: int, naturals: int, wilds: int, from_hand: bool) -> int:
         if wilds:
             flags |= MIXED_CANASTA
     return flags
-
-
-def _place(
-    variant: Variant,
-    rank: int,
-    meld: tuple[int, int] | None,
-    new_ok: bool,
-    group: tuple[int, int, bool] | None,
-    k: int,
-    w: int,
-    opening: bool,
-    concealed_only: bool,
-    out: bool,
-    wilds_blocked: bool,
-) -> tuple[int, int] | None:
-    """Put k naturals and w wilds on ``rank``; None if not allowed, else (new canastas, flags)."""
-    if meld is None and not new_ok:
-        return None
-    n0, w0 = meld if meld is not None else (0, 0)
-    if variant.natural_meld_reason(rank, n0, w0, k, w, opening) is not None:
-        return None
-    if not out and n0 + w0 + k + w > variant.max_meld_size:
-        return None  # D28: beyond the cap only when going out
-    if w and wilds_blocked:
-        return None
-    gn, gw, from_hand = group if group is not None else (0, 0, True)
-    gn, gw = gn + k, gw + w
-    # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
-    if concealed_only and variant.natural_meld_reason(rank, 0, 0, gn, gw, opening) is not None:
-        return None
-    size0 = n0 + w0
-    size = size0 + k + w
-    new_canasta = 1 if size >= CANASTA_SIZE > size0 else 0
-    flags = group_flags(rank, gn, gw, from_hand) if (meld is None or group is not None) else 0
-    return new_canasta, flags
