@@ -61,7 +61,7 @@ _LONG = 64
 
 
 class Query(NamedTuple):
-    """Everything the search needs; hashable so results can be memoised."""
+    """Everything the search needs, as one record built per question."""
 
     goal: int
     counts: tuple[int, ...]  # the hand by rank index (14 entries)
