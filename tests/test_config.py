@@ -136,7 +136,13 @@ def test_every_registered_variant_round_trips(name: str) -> None:
 
 
 @given(config=valid_configs())
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 def test_random_valid_options_round_trip(config: dict[str, Any]) -> None:
     v = variants.from_config(config)
     written = v.to_config()
@@ -170,7 +176,7 @@ def any_option_values(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 
 
 @given(case=any_option_values())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 def test_allowed_values_give_a_variant_or_a_variant_error(case: tuple[str, dict[str, Any]]) -> None:
     """Values each allowed alone either combine into a variant (that round trips) or are
     refused as a combination with VariantError: never another exception."""

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import textwrap
 import uuid
@@ -22,12 +23,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import canasta
 from canasta import UnknownVariantError, VariantError, variants
+from canasta.cards import SEVEN
 from canasta.cli import main
-from canasta.variants import presets
+from canasta.variants import ClassicVariant, presets
 
 HOUSE = "house-2p-wild"
 
@@ -483,3 +486,32 @@ def test_unregister(plugins: Plugins) -> None:
 def test_with_name_checks_the_name(bad: Any) -> None:
     with pytest.raises(VariantError, match="variant name"):
         variants.get("classic").with_name(bad)
+
+
+_PLAIN_DISCARDS = {f"discard:{rank}" for rank in "45689TJQKA"}
+
+
+@attrs.frozen
+class _SevensFreeze(ClassicVariant):
+    """A house rule as a subclass: a seven discarded freezes the pile, like a wild card."""
+
+    def freezes_pile(self, code: int) -> bool:
+        return code >> 2 == SEVEN or super().freezes_pile(code)
+
+
+def test_a_subclass_override_of_a_hook_asked_once_is_honoured() -> None:
+    # The engine asks `freezes_pile` once per card as the variant is built, and the answer it
+    # keeps must be the subclass's (a pickled and read variant asks again).
+    house = _SevensFreeze(name="sevens-freeze-demo")
+    for variant in (house, pickle.loads(pickle.dumps(house))):
+        frozen = []
+        for seed in range(40):
+            state = canasta.new_game(variant, seed=seed).apply("draw")
+            if state.frozen or "discard:7" not in state.legal_moves():
+                continue
+            frozen.append(state.apply("discard:7").frozen)
+            state = canasta.new_game(variant, seed=seed).apply("draw")
+            # A natural of another rank (no wild card, no three) leaves the pile as it was.
+            other = next(m for m in state.legal_moves() if str(m) in _PLAIN_DISCARDS)
+            assert not state.apply(other).frozen
+        assert frozen and all(frozen)
