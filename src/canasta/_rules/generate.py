@@ -391,7 +391,7 @@ def legal_moves(st: Table) -> Moves:
             moves.append(DRAW_MOVE)
         for k, t, j in take_options(st):
             moves.append(TAKE_LAYOFF if not k + t + j else _move("take", st.pile[-1] >> 2, k, t, j))
-        if variant.holds_three and expose_reason(st, held_three(st)) is None:
+        if variant.answers.holds_three and expose_reason(st, held_three(st)) is None:
             moves.append(_EXPOSE)
         if end_reason(st) is None:
             moves.append(END)

@@ -331,7 +331,7 @@ def take_effect(st: Table, k: int, twos: int, jokers: int, listed: bool = False)
     melds = st.melds[st.meld_side(seat)]
     target = growable(variant, melds, rank)
     if not listed:
-        opened = st.opened[variant.side_of(seat)]
+        opened = st.opened[variant.answers.side[seat]]
         facts = _pile_facts(st, hand_len, melds, opened, closed_ranks(st), target)
         reason = take_verdict(variant, k, twos + jokers, *facts)
         if reason is not None:
@@ -456,7 +456,7 @@ def take_options(st: Table) -> list[tuple[int, int, int]]:
         most = variant.max_wilds_per_meld
         twos = min(bisect_left(hand, (TWO + 1) << 2) - bisect_left(hand, TWO << 2), most)
         jokers = min(len(hand) - bisect_left(hand, JOKER), most)
-    opened = st.opened[variant.side_of(seat)]
+    opened = st.opened[variant.answers.side[seat]]
     facts = _pile_facts(st, len(hand), melds, opened, closed_ranks(st), target)
     candidates = _take_candidates(variant, naturals, twos, jokers, facts)
     if not candidates:
@@ -800,15 +800,15 @@ def ask_reason(st: Table) -> R | None:
         return R.WRONG_PHASE
     variant = st.variant
     turn = st.turn
-    # The turn's flags first: they settle most play phases without the variant's property.
-    if turn.melded or turn.asked or turn.no_discard or not variant.has_partners:
+    answers = variant.answers
+    if turn.melded or turn.asked or turn.no_discard or not answers.has_partners:
         return R.ASK_NOT_ALLOWED
     ctx = context(st)
     if ctx.hand_len < 2:
         # [LIB] after "no" the player must end the turn with a card in hand: with one card
         # there would be no legal move left, so a single card cannot ask.
         return R.ASK_NOT_ALLOWED
-    limit = variant.ask_limit
+    limit = answers.ask_limit
     if limit is not None and st.asked[ctx.seat] >= limit:
         return R.ASK_NOT_ALLOWED
     # Spec §2.11 [LIB]: only when a going-out sequence exists, so "yes" can be honoured.
@@ -875,7 +875,7 @@ def special_reason(st: Table) -> R | None:
 def held_three(st: Table) -> int | None:
     """The three the player to move holds in hand, if any."""
     # Spec §3.5.11.4.
-    if not st.variant.holds_three:
+    if not st.variant.answers.holds_three:
         return None
     return next((c for c in st.hands[st.to_move or 0] if c >> 2 == THREE), None)
 

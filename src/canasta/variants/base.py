@@ -304,7 +304,15 @@ class _Answers:
     once per variant (`Variant.answers`): a hook is a Python call each time, a slot read
     is not. Built by calling the hooks, so a subclass's overrides are what it holds."""
 
-    __slots__ = ("freezes", "has_special_hands", "has_wild_melds", "holds_three", "side")
+    __slots__ = (
+        "ask_limit",
+        "freezes",
+        "has_partners",
+        "has_special_hands",
+        "has_wild_melds",
+        "holds_three",
+        "side",
+    )
 
     #: `Variant.side_of` of each seat
     side: tuple[int, ...]
@@ -313,6 +321,8 @@ class _Answers:
     holds_three: bool
     has_wild_melds: bool
     has_special_hands: bool
+    has_partners: bool
+    ask_limit: int | None
 
     def __init__(self, variant: Variant) -> None:
         self.side = tuple(variant.side_of(seat) for seat in range(variant.players))
@@ -320,6 +330,8 @@ class _Answers:
         self.holds_three = variant.holds_three
         self.has_wild_melds = variant.has_wild_melds
         self.has_special_hands = variant.has_special_hands
+        self.has_partners = variant.has_partners
+        self.ask_limit = variant.ask_limit
 
 
 class _Answered:
