@@ -377,6 +377,50 @@ def test_mac_natural_canasta_built_in_two_moves_waives_the_minimum() -> None:
     assert state.is_legal("discard:5C")
 
 
+def test_mac_wild_canasta_laid_in_two_moves_waives_the_minimum() -> None:
+    """Spec §3.5.4, §2.8 [LIB]: score 5000 (minimum 180); seven 2s are worth 140, but laid
+    from hand as 2 2 2 and then 2 2 2 2 they make a wild canasta from hand, which waives
+    the minimum: the three-card wild meld may start the opening."""
+    state = state_of(
+        position(
+            variant=mac(),
+            hands={0: "2C 2C 2D 2D 2H 2H 2S 5C 9D 8H"},
+            phase="play",
+            scores=[5000, 0],
+        )
+    )
+    state = play(state, "meld:222", "add:*+2222")
+    assert state.is_legal("discard:5C")
+
+
+def test_mac_opening_keeps_naturals_a_full_meld_cannot_take() -> None:
+    """Spec §3.5.3 (a meld stops at seven), §3.5.4: K K 2 2 (60) leaves six kings in hand,
+    too many for the meld; three of them make K K K K K 2 2, a mixed canasta from hand
+    that waives the minimum, and Q Q Q gives the clean meld: K K 2 2 may start the opening."""
+    state = state_of(
+        position(
+            variant=mac(), hands={0: "KS KS KH KH KD KD KC KC 2C 2D QS QH QD 5C"}, phase="play"
+        )
+    )
+    state = play(state, "meld:KK22", "add:K+KKK", "meld:QQQ")
+    assert state.is_legal("discard:5C")
+
+
+def test_mac_opening_without_a_mixed_canasta_keeps_naturals_in_hand() -> None:
+    """Spec §3.5.4 with mac_initial_mixed_canasta_allowed=false: K K 2 2 (60), then one
+    more king (the meld stays short of a mixed canasta, three kings stay in hand), Q Q Q
+    and 8 8 8 make 130 with a clean meld: K K 2 2 may start the opening."""
+    state = state_of(
+        position(
+            variant=mac(mac_initial_mixed_canasta_allowed=False),
+            hands={0: "KS KS KH KH KD KD KC 2C 2D QS QH QD 8S 8H 8D 5C"},
+            phase="play",
+        )
+    )
+    state = play(state, "meld:KK22", "add:K+K", "meld:QQQ", "meld:888")
+    assert state.is_legal("discard:5C")
+
+
 def test_mac_wild_meld_value_reaches_the_minimum_exactly() -> None:
     """Spec §1.2, §3.5.4: 5 5 5 (15) + 2 2 2 JK (110) = 125, exactly the minimum at score 0:
     the 5s may start the opening, and the wild meld completes it."""

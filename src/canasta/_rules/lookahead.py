@@ -225,31 +225,37 @@ def _rank(
     flags: set[int] = set()
     best = 0
     fewest: list[int | None] = [None] * 4
-    for k in _naturals_choices(count, out):
-        for w in range(wilds, -1, -1):
-            if k == 0 and w == 0:
-                # Untouched rank: its own group (if any) keeps its flags.
-                completed = 0
-                got = 0 if group is None else group_flags(rank, gn, gw, from_hand)
-            else:
-                if not may_meld or reason(rank, n0, w0, k, w, opening) is not None:
-                    continue
-                if not out and size0 + k + w > cap:
-                    continue  # D28: beyond the cap only when going out
-                # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
-                if concealed_only and reason(rank, 0, 0, gn + k, gw + w, opening) is not None:
-                    continue
-                completed = 1 if size0 + k + w >= CANASTA_SIZE > size0 else 0
-                got = group_flags(rank, gn + k, gw + w, from_hand) if own else 0
-            value = k * value_each
-            options.append((k, w, completed, got, value))
-            flags.add(got)
-            if value > best:
-                best = value
-            if out:
-                at = 2 * (count - k) + completed
-                known = fewest[at]
-                fewest[at] = w if known is None or w < known else known
+    pairs = _placements(count, out, wilds)
+    if not out and count > 3:
+        held = _held_back(
+            count, wilds, cap - size0, CANASTA_SIZE - 1 - gn - gw if own else None, gw
+        )
+        if held:
+            pairs = tuple(sorted(pairs + held, key=_most_first))
+    for k, w in pairs:
+        if k == 0 and w == 0:
+            # Untouched rank: its own group (if any) keeps its flags.
+            completed = 0
+            got = 0 if group is None else group_flags(rank, gn, gw, from_hand)
+        else:
+            if not may_meld or reason(rank, n0, w0, k, w, opening) is not None:
+                continue
+            if not out and size0 + k + w > cap:
+                continue  # D28: beyond the cap only when going out
+            # Spec §2.10 (3): the player's own cards of each rank form a valid meld alone.
+            if concealed_only and reason(rank, 0, 0, gn + k, gw + w, opening) is not None:
+                continue
+            completed = 1 if size0 + k + w >= CANASTA_SIZE > size0 else 0
+            got = group_flags(rank, gn + k, gw + w, from_hand) if own else 0
+        value = k * value_each
+        options.append((k, w, completed, got, value))
+        flags.add(got)
+        if value > best:
+            best = value
+        if out:
+            at = 2 * (count - k) + completed
+            known = fewest[at]
+            fewest[at] = w if known is None or w < known else known
     return _Rank(
         tuple(options),
         frozenset(flags),
@@ -354,19 +360,27 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # The value bound prunes unless a canasta, which may waive the minimum, is in reach:
     # it stops where value - earlier[i] + the wilds' value < short.
     short = need - have - total
+    # The wild meld the player started this turn is the player's own group: the wild cards
+    # put on it join the group, a canasta from hand once it holds seven (spec §3.5.4).
+    wild_group = groups[TWO]
+    own_wilds = wild_group[1] if wild_group is not None else 0
     prune = (
         opening is not None
         and not out
         and not (
             variant.canasta_waives_minimum
-            and (every & HAND_CANASTA or biggest + wilds >= CANASTA_SIZE or wilds >= CANASTA_SIZE)
+            and (
+                every & HAND_CANASTA
+                or biggest + wilds >= CANASTA_SIZE
+                or own_wilds + wilds >= CANASTA_SIZE
+            )
         )
     )
     if prune and twos0 * two_value + jokers0 * joker_value < short:
         return False
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
     size0 = q.wild_meld or 0
-    puts = _puts(variant, size0, wilds) if wild_meld_open else ()
+    puts = _puts(variant, size0, wilds, wild_group) if wild_meld_open else ()
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
@@ -535,17 +549,18 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
 
 
 @lru_cache(maxsize=1 << 10)
-def _puts(variant: Variant, size0: int, wilds: int) -> tuple[tuple[int, int, int], ...]:
+def _puts(
+    variant: Variant, size0: int, wilds: int, group: tuple[int, int, bool] | None
+) -> tuple[tuple[int, int, int], ...]:
     """The wild cards a wild meld of ``size0`` cards (0: none yet) can take at once from
-    ``wilds`` in hand, by number: its size after, and the flags. (Every search asks, for
-    few distinct sizes and hands.)"""
+    ``wilds`` in hand, by number: its size after, and the flags of the player's group of
+    wild cards this turn (``group``, None if the player has none) with them. (Every search
+    asks, for few distinct sizes and hands.)"""
+    # Spec §3.5.4, [LIB] §2.8: a wild meld started this turn and completed later in the turn
+    # is a canasta laid from hand, like one laid at once.
+    own, from_hand = (group[1], group[2]) if group is not None else (0, not size0)
     return tuple(
-        (
-            put,
-            size0 + put,
-            WILD_MELD
-            | (HAND_CANASTA | OWN_CANASTA if size0 + put >= CANASTA_SIZE and not size0 else 0),
-        )
+        (put, size0 + put, group_flags(TWO, 0, own + put, from_hand))
         for put in range(1, wilds + 1)
         if variant.wild_meld_reason(size0, put) is None
     )
@@ -577,11 +592,51 @@ def _naturals_choices(count: int, out: bool) -> tuple[int, ...]:
     """How many of a rank's ``count`` naturals the search tries to meld, best first.
 
     Going out: all of them, or all but one (the discard). Otherwise: all, all but one, all
-    but two, or none.
+    but two, or none; `_held_back` adds where a limit stops the meld short of those.
     """
     if out:
         return (count, count - 1) if count else (0,)
     return tuple(sorted({count, max(count - 1, 0), max(count - 2, 0), 0}, reverse=True))
+
+
+@cache
+def _placements(count: int, out: bool, wilds: int) -> tuple[tuple[int, int], ...]:
+    """The (naturals, wilds) placements `_rank` tries on a rank of ``count`` naturals in
+    hand with up to ``wilds`` wild cards, most naturals, then most wilds, first (asked
+    for every rank a search has not met: a table read)."""
+    return tuple((k, w) for k in _naturals_choices(count, out) for w in range(wilds, -1, -1))
+
+
+def _held_back(
+    count: int, wilds: int, room: int, unmixed: int | None, group_wilds: int
+) -> tuple[tuple[int, int], ...]:
+    """Not going out: the (naturals, wilds) placements on a rank, beyond those of
+    `_naturals_choices`, that keep three or more of its ``count`` naturals in hand because
+    a limit stops the meld short of all but two: the size cap (``room``: the cards the meld
+    may still take) or, for the player's own group (``unmixed``: the cards it may take and
+    stay short of a canasta, None for a meld of an earlier turn; ``group_wilds`` in it),
+    becoming a mixed canasta, which a variant may not allow in the initial meld.
+
+    For each number of wilds, the most naturals under each limit: fewer are worth less,
+    give no other content flags, and three naturals held already keep the hand's cards.
+    """
+    # Spec §3.5.3 (a meld stops at seven), §3.5.4 (a mixed canasta in the initial meld).
+    held = set()
+    for w in range(wilds + 1):
+        k = room - w
+        if 0 < k < count - 2:
+            held.add((k, w))
+        if unmixed is not None and group_wilds + w:
+            k = unmixed - w
+            if 0 < k < count - 2:
+                held.add((k, w))
+    return tuple(held)
+
+
+def _most_first(placement: tuple[int, int]) -> tuple[int, int]:
+    """Sort key of placements (naturals, wilds): most naturals, then most wilds, first
+    (the order of `_Rank.options`)."""
+    return -placement[0], -placement[1]
 
 
 def _kept(small: tuple[int, ...], size: int, track: int) -> tuple[int, ...]:
