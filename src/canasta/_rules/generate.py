@@ -246,8 +246,10 @@ def _refused_with(
     opening after the refused play has tried. The caller asks only for a natural rank of
     which the play leaves at most two naturals in hand: the look-ahead melds all of a
     rank's naturals in hand, all but one or two, or none more
-    (`lookahead._naturals_choices`), so only then is each way it tries after the bigger
-    play (melding none more of the rank among them) one it tried after the refused play.
+    (`lookahead._naturals_choices`; `lookahead._held_back` adds placements only for more
+    than three naturals, and only adds), so only then is each way it tries after the
+    bigger play (melding none more of the rank among them) one it tried after the refused
+    play.
     """
     for k0, t0, j0 in refused:
         if k < k0 or twos < t0 or jokers < j0:

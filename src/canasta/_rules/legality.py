@@ -652,17 +652,16 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         return None  # a large hand: the opening stays in reach, and nothing below can fail
     melds = ctx.melds
     target = play.target
-    if play.kind == "take":
-        placeholder = (*_placeholder(rank, k, twos, jokers), st.pile[-1])
+    if target is None and play.kind != "take":
+        melds_after = (*melds, _new_meld(rank, k, twos, jokers))  # the commonest: kept
+    else:
+        placeholder = _placeholder(rank, k, twos, jokers)
+        if play.kind == "take":
+            placeholder = (*placeholder, st.pile[-1])
         if target is not None:
             melds_after = replaced(melds, melds.index(target), target.plus(placeholder))
         else:
             melds_after = (*melds, Meld.of(rank, placeholder))
-    elif target is not None:
-        placeholder = _placeholder(rank, k, twos, jokers)
-        melds_after = replaced(melds, melds.index(target), target.plus(placeholder))
-    else:
-        melds_after = (*melds, _new_meld(rank, k, twos, jokers))
     if hand_after <= 1:
         if (
             hand_after
