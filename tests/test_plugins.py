@@ -515,3 +515,30 @@ def test_a_subclass_override_of_a_hook_asked_once_is_honoured() -> None:
             other = next(m for m in state.legal_moves() if str(m) in _PLAIN_DISCARDS)
             assert not state.apply(other).frozen
         assert frozen and all(frozen)
+
+
+@attrs.frozen
+class _OwnPostInit(_SevensFreeze):
+    """A subclass whose ``__attrs_post_init__`` forgets to call the base class's."""
+
+    def __attrs_post_init__(self) -> None:
+        pass
+
+
+def test_a_subclass_that_skips_the_base_post_init_still_plays() -> None:
+    # The engine's kept answers are asked as the variant enters a game, so the subclass's
+    # hooks hold there too (here: a seven freezes the pile).
+    house = _OwnPostInit(name="own-post-init-demo")
+    for variant in (house, pickle.loads(pickle.dumps(house))):
+        sevens = 0
+        for seed in range(10):
+            choose = random.Random(seed).choice
+            state = canasta.new_game(variant, seed=seed)
+            while not state.is_over:
+                move = choose(state.legal_moves())
+                after = state.apply(move)
+                if str(move) == "discard:7":
+                    sevens += 1
+                    assert after.frozen
+                state = after
+        assert sevens

@@ -63,15 +63,22 @@ _CANONICAL: weakref.WeakValueDictionary[Variant, Variant] = weakref.WeakValueDic
 
 def canonical(variant: Variant) -> Variant:
     """The one object of this process that equals ``variant`` (``variant`` itself, the
-    first time): the states dealt, read or unpickled with equal variants share it."""
+    first time): the states dealt, read or unpickled with equal variants share it.
+
+    It also asks the hooks the engine keeps (`Variant.answers`) where that has not been
+    done: for an unpickled variant, and for a subclass whose ``__attrs_post_init__`` does
+    not call the base class's (every variant enters a game through here)."""
+    try:
+        variant.answers  # noqa: B018 - a slot filled or not
+    except AttributeError:
+        object.__setattr__(variant, "answers", _Answers(variant))
     return _CANONICAL.setdefault(variant, variant)
 
 
 def _unpickled(cls: type[Variant], state: dict[str, Any]) -> Variant:
     variant = cls.__new__(cls)
     variant.__setstate__(state)  # type: ignore[attr-defined]
-    object.__setattr__(variant, "answers", _Answers(variant))  # __init__ did not run
-    return canonical(variant)
+    return canonical(variant)  # __init__ did not run: this asks the hooks
 
 
 def _no_registry(name: str) -> Variant:
