@@ -428,7 +428,7 @@ def _pile_reason(st: Table) -> R | None:
     of the generator and of `decide`, ask in that phase only)."""
     if not st.pile:
         return R.PILE_EMPTY
-    if st.variant.blocks_pile(st.pile[-1]):
+    if st.variant.answers.blocks[st.pile[-1]]:
         return R.PILE_BLOCKED
     return None
 
@@ -457,12 +457,14 @@ def take_options(st: Table) -> list[tuple[int, int, int]]:
         twos = min(bisect_left(hand, (TWO + 1) << 2) - bisect_left(hand, TWO << 2), most)
         jokers = min(len(hand) - bisect_left(hand, JOKER), most)
     opened = st.opened[variant.answers.side[seat]]
-    facts = _pile_facts(st, len(hand), melds, opened, closed_ranks(st), target)
-    candidates = _take_candidates(variant, naturals, twos, jokers, facts)
-    if not candidates:
-        return []
-    # Only the pickups the rules allow by counts are asked about the position after them.
     hand_len = len(hand)
+    facts = _pile_facts(st, hand_len, melds, opened, closed_ranks(st), target)
+    candidates = _take_candidates(variant, naturals, twos, jokers, facts)
+    if not candidates or _after_pickup(st, opened, hand_len - naturals - twos - jokers) is None:
+        # None, or every pickup leaves enough cards that the position after it need not be
+        # looked at (the fewest cards any of them leaves decides: most draw phases).
+        return list(candidates)
+    # Only the pickups the rules allow by counts are asked about the position after them.
     options = []
     for k, t, j in candidates:
         play = Play("take", rank, k, t, j, target, False, hand_len - k - t - j)
@@ -475,15 +477,25 @@ def take_after_reason(st: Table, opened: bool, play: Play) -> R | None:
     """`after_reason` for a pickup by a side that has ``opened`` or not: the player's
     Context is built only where the position after it is looked at (a side that has not
     opened, or one left with fewer than two cards), not for every pickup weighed."""
-    hand_after = play.hand_after
+    hand_after = _after_pickup(st, opened, play.hand_after)
+    if hand_after is None:
+        return None  # nothing can fail: skip building the position after
+    return _after_position_reason(st, context(st), play, hand_after)
+
+
+def _after_pickup(st: Table, opened: bool, hand_after: int) -> int | None:
+    """The cards in hand after a pickup by a side that has ``opened`` or not, leaving
+    ``hand_after`` cards from the hand, where the position after it must be looked at; None
+    where nothing can fail (an opened side keeps two cards or more, counting the pile's
+    cards, which join its hand at once). None for some ``hand_after`` is None for every
+    larger one."""
     if opened:
         if hand_after < 2:
-            # The pile's cards join the hand at once; counted only where they matter
-            # (asked for every candidate pickup, and the pile may be long).
+            # Counted only where they matter (the pile may be long).
             hand_after += waiting_cards(st, st.pile[:-1])
         if hand_after >= 2:
-            return None  # nothing can fail: skip building the position after
-    return _after_position_reason(st, context(st), play, hand_after)
+            return None
+    return hand_after
 
 
 @lru_cache(maxsize=1 << 12)
@@ -876,7 +888,12 @@ def held_three(st: Table) -> int | None:
     # Spec §3.5.11.4.
     if not st.variant.answers.holds_three:
         return None
-    return next((c for c in st.hands[st.to_move or 0] if c >> 2 == THREE), None)
+    # The hand is sorted: its first three, if any, lies where the threes would start (a
+    # search in C, where a scan of the hand would run a Python step a card, in every
+    # phase of the variant).
+    hand = st.hands[st.to_move or 0]
+    at = bisect_left(hand, THREE << 2)
+    return hand[at] if at < len(hand) and hand[at] >> 2 == THREE else None
 
 
 def expose_reason(st: Table, code: int | None) -> R | None:

@@ -313,6 +313,7 @@ class _Answers:
 
     __slots__ = (
         "ask_limit",
+        "blocks",
         "freezes",
         "has_partners",
         "has_special_hands",
@@ -325,6 +326,8 @@ class _Answers:
     side: tuple[int, ...]
     #: `Variant.freezes_pile` of each card code
     freezes: tuple[bool, ...]
+    #: `Variant.blocks_pile` of each card code
+    blocks: tuple[bool, ...]
     holds_three: bool
     has_wild_melds: bool
     has_special_hands: bool
@@ -334,6 +337,7 @@ class _Answers:
     def __init__(self, variant: Variant) -> None:
         self.side = tuple(variant.side_of(seat) for seat in range(variant.players))
         self.freezes = tuple(variant.freezes_pile(code) for code in range(len(CARDS)))
+        self.blocks = tuple(variant.blocks_pile(code) for code in range(len(CARDS)))
         self.holds_three = variant.holds_three
         self.has_wild_melds = variant.has_wild_melds
         self.has_special_hands = variant.has_special_hands
