@@ -256,8 +256,10 @@ class Observation:
     @property
     def blocked(self) -> bool:
         """The pile cannot be taken: it is empty or a wild card or black three is on top."""
-        top = self.pile_top
-        return top is None or self.variant.blocks_pile(top.code)
+        # The top card's code from the pile the observation was made from (a card's code
+        # is worked out from its rank and suit each time it is asked for): a top card
+        # shown is that pile's last card.
+        return self.pile_top is None or self.variant.blocks_pile(self._template.pile[-1])
 
     @property
     def partner_seats(self) -> tuple[int, ...]:
@@ -394,11 +396,14 @@ def _build(
     hidden_hands = ((),) * seat + (hands[seat],) + ((),) * (len(hands) - seat - 1)
     pile = table.pile
     stock = table.stock
-    club = table.club or NO_CLUB
-    talons = club.talons
-    turn_card = club.turn_card
-    if turn_card is None and table.turn_card_on_top:
-        turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
+    club = table.club
+    talons: tuple[tuple[int, ...] | None, ...] = ()
+    turn_card = None
+    if club is not None:  # the Modern American club features (None in most variants)
+        talons = club.talons
+        turn_card = club.turn_card
+        if turn_card is None and table.turn_card_on_top:
+            turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
     # Every field but those made when read, set as the instance dictionary: attrs'
     # __init__ costs a keyword argument and a store per field, a fifth of what observing
     # costs (the test of this module checks that the keys and those made when read are
@@ -419,8 +424,8 @@ def _build(
                 "hands": hidden_hands,
                 "stock": (),
                 "club": club._replace(talons=tuple(None if t is None else () for t in talons))
-                if talons
-                else table.club,
+                if talons and club is not None
+                else club,
             },
         ),
         "_memory": memory,

@@ -436,7 +436,7 @@ class ObservationEncoder:
         memory, was_memory = obs._memory, old._memory
         hand = table.hands[seat]
         if hand is not was_table.hands[seat]:
-            vector[at["hand"]] = self._counted(hand)
+            vector[at["hand"]] = self._count(hand)
         sizes = obs.hand_sizes
         if sizes != old.hand_sizes:
             # One itemgetter call picks them all (see `_counted`); there are at least two.
@@ -565,16 +565,22 @@ class ObservationEncoder:
 
     def _counted(self, codes: tuple[int, ...]) -> _Piece:
         """The cards of ``codes`` counted by rank index, each count scaled by the rank's
-        copies in the decks."""
+        copies in the decks; kept by the identity of ``codes`` (the seats read the same
+        tuples)."""
         kept = self._counts.get(id(codes))
         if kept is not None:
             return kept[1]
+        return keep(self._counts, codes, self._count(codes), _KEPT)
+
+    def _count(self, codes: tuple[int, ...]) -> _Piece:
+        """`_counted` without keeping the piece: for the observer's own hand, which its
+        every move changes (so that a hand is rarely read twice), while the other card
+        tuples are read again by the other seats."""
         at = list(self._count_offsets)
         for code in codes:
             at[_RANK_OF_CODE[code]] += 1
         # One itemgetter call picks them all: far cheaper than a map over the ranks.
-        found = self._join_values(operator.itemgetter(*at)(self._count_values))
-        return keep(self._counts, codes, found, _KEPT)
+        return self._join_values(operator.itemgetter(*at)(self._count_values))
 
     def _melds(self, melds: tuple[Meld, ...]) -> tuple[_Piece, _Piece]:
         """One side's melds: the features of each natural rank (its row of ``melds``), and
