@@ -7,6 +7,8 @@ check every state on the way.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -169,3 +171,21 @@ def test_a_state_of_another_variant_is_refused() -> None:
     space = ActionSpace(canasta.variants.get("classic"))
     with pytest.raises(RLError, match="modern-american"):
         space.mask(canasta.new_game("modern-american", seed=1))
+
+
+def test_a_copied_action_space_keeps_indices_only_by_ids_of_moves_it_holds() -> None:
+    # The action space keeps the indices of the moves it met by the moves' ids, which are
+    # sound only while those very objects are kept alive: a pickled (or deep-copied) space
+    # holds copies of the moves, under other ids, and in another process any object may
+    # take an old id. So every id a copy keeps must be one of a move it holds, and the copy
+    # must answer like a new space.
+    variant = canasta.variants.get("classic")
+    used = ActionSpace(variant)
+    for state in _states("classic", 5):
+        used.mask(state)
+    for copied in (pickle.loads(pickle.dumps(used)), copy.deepcopy(used)):
+        assert set(copied._by_id) <= {id(move) for move in copied._kept}
+        fresh = ActionSpace(variant)
+        for state in _states("classic", 6):
+            assert copied.mask(state) == fresh.mask(state)
+            assert copied.legal(state) == fresh.legal(state)

@@ -10,7 +10,9 @@ The documentation page "Reinforcement learning" lists the blocks.
 from __future__ import annotations
 
 import operator
+import weakref
 from collections.abc import Iterator
+from typing import Any
 
 import attrs
 
@@ -198,6 +200,23 @@ def _move_key(move: Move) -> _Key | None:
     return ("add", move.target, n, t, j)
 
 
+#: The indices of the legal moves met so far, by the move's id, and the moves themselves
+#: (so that no other object takes one's id while its index is kept), for each variant: the
+#: action spaces of equal variants have the same layout, and an environment makes a new
+#: one for each game, which would otherwise work the moves out again.
+_SEEN: weakref.WeakKeyDictionary[Variant, tuple[dict[int, int], list[Move]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _seen(variant: Variant) -> tuple[dict[int, int], list[Move]]:
+    """The kept indices of ``variant``'s legal moves (see `_SEEN`)."""
+    seen = _SEEN.get(variant)
+    if seen is None:
+        seen = _SEEN[variant] = ({}, [])
+    return seen
+
+
 class ActionSpace:
     """The actions of ``variant``: indices ``0 .. size - 1``, one for each kind of play.
 
@@ -228,13 +247,19 @@ class ActionSpace:
         # encode() of the moves legal_moves() gives: they repeat from state to state.
         self._cache: dict[Move, int] = {}
         # The engine hands out the same move objects from state to state: their indices
-        # are kept by id, which is cheaper than hashing a move. The moves are kept too, so
-        # that no other object takes one's id while its index is kept.
-        self._by_id: dict[int, int] = {}
-        self._kept: list[Move] = []
+        # are kept by id, which is cheaper than hashing a move (shared, see `_SEEN`).
+        self._by_id, self._kept = _seen(variant)
         # The last state asked about, its legal moves and their indices (in that order):
         # an environment asks for the mask, then decodes the action, of the same state.
         self._last: tuple[GameState, tuple[Move, ...], list[int]] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Ids mean nothing in another process: a copy finds the kept indices of its own.
+        return {**self.__dict__, "_by_id": None, "_kept": None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._by_id, self._kept = _seen(self.variant)
 
     @property
     def size(self) -> int:
