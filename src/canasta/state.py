@@ -390,7 +390,7 @@ class GameState:
         from a seat that is not to move is refused with ``IllegalReason.NOT_YOUR_TURN``.
         """
         parsed = parse_move(move)
-        if _not_to_move(self._table, seat):
+        if seat is not None and _not_to_move(self._table, seat):  # no call without a seat
             raise IllegalMoveError(parsed, IllegalReason.NOT_YOUR_TURN)
         try:
             reason, decision = self._reason(parsed)

@@ -928,8 +928,15 @@ def decide(st: Table, move: Move, listed: bool = False) -> R | Decision:
     refuse (ending, asking, discarding, taking the pile) are skipped; the effect is the
     same.
     """
-    if listed and type(move) in _PLAIN:
-        return _new_decision(Decision, (move, (), None))  # nothing to resolve, nothing to refuse
+    if listed:
+        if type(move) in _PLAIN:
+            # Nothing to resolve, nothing to refuse.
+            return _new_decision(Decision, (move, (), None))
+        if type(move) is Discard:
+            # The commonest listed move after the draw: a card of the hand in the play
+            # phase, so only its code is to find (no phase to test, nothing to refuse).
+            code = resolve_card(st.hands[st.to_move or 0], move.card)
+            return _new_decision(Decision, (move, (code,), None))
     if st.phase == OVER:
         return R.GAME_OVER
     if st.phase == ANSWER:
