@@ -15,6 +15,8 @@ import pytest
 
 import canasta
 import canasta.envs.openspiel
+from canasta.cards import CARDS as LIBRARY_CARDS
+from canasta.cards import Card
 from canasta.envs.openspiel import CARDS, CHANCE_MODES, CanastaState
 from canasta.rl import ActionSpace, ObservationEncoder, RLError, max_deal_moves, rewards
 from test_examples import run
@@ -342,3 +344,11 @@ def test_a_public_observer_leaves_the_hand_out() -> None:
     private.set_from(state, 0)
     assert private.dict["hand"].any()
     assert "hand" in json.loads(private.string_from(state, 0))
+
+
+def test_chance_outcomes_are_the_cards_by_rank_then_suit() -> None:
+    # The outcomes are the library's own cards (found by identity when stacked on the
+    # stock), in the order the module documents: by rank, then suit, then the joker.
+    ranks, suits = "A23456789TJQK", "SHDC"
+    assert (*(Card(rank, suit) for rank in ranks for suit in suits), Card("*")) == CARDS
+    assert all(card is LIBRARY_CARDS[card.code] for card in CARDS)

@@ -330,7 +330,11 @@ class GameState:
                     f"so {format_codes(codes)!r} must start with it"
                 )
             raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")
-        new = GameState(table, self._memory, self._log)
+        # Made as `_advance` makes a state (no __init__: a chance player stacks a card a draw).
+        new = object.__new__(GameState)
+        _set_attr(new, "_table", table)
+        _set_attr(new, "_memory", self._memory)
+        _set_attr(new, "_log", self._log)
         # The legal moves never depend on the stock's order: the cached list still holds.
         _set_attr(new, "_legal", self._legal)
         return new

@@ -125,7 +125,7 @@ def stack_stock(st: Table, top: Sequence[int]) -> Table | None:
             del rest[rest.index(code)]  # one scan a card, where `in` and remove() take two
     except ValueError:
         return None
-    return evolve(st, stock=(*top, *rest))
+    return evolved(st, {"stock": (*top, *rest)})
 
 
 def begin_turn(st: Table, seat: int, changes: dict[str, object] | None = None) -> Table:

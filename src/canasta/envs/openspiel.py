@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from canasta.cards import CARDS as LIBRARY_CARDS
 from canasta.cards import Card, parse_cards
 from canasta.deal import new_game
 from canasta.moves import Draw, Move, parse_move
@@ -53,12 +54,13 @@ SHORT_NAME = "canasta_lib"
 #: (``"draw"``), or deals the whole deck before the first move (``"deck"``).
 CHANCE_MODES = ("draw", "deck")
 #: The chance outcomes: every card of a deck, by rank (A, 2, .. K) then suit, then the joker.
-CARDS: tuple[Card, ...] = (
-    *(Card(rank, suit) for rank in "A23456789TJQK" for suit in "SHDC"),
-    Card("*"),
-)
+#: These are the library's own cards, in the order of their codes (an outcome is the card's
+#: code): `GameState.with_stock_top` finds them by identity, without checking each.
+CARDS: tuple[Card, ...] = LIBRARY_CARDS
 _CARD_ID = {card: i for i, card in enumerate(CARDS)}
 _OUTCOMES = range(len(CARDS))
+#: By a count of cards (from 1): that count less one, as the byte `_minus` puts in its place.
+_LESS = (b"", *(bytes((count - 1,)) for count in range(1, 256)))
 # OpenSpiel's players that are not seats (looked up once: OpenSpiel calls current_player
 # several times a move).
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -114,36 +116,39 @@ class _Rules:
         self.hand = tuple(
             (block.offset, block.length) for block in self.encoder.layout if block.name == "hand"
         )
-        self.deck = tuple(variant.decks * (2 if c.is_joker else 1) for c in CARDS)
+        self.deck = bytes(variant.decks * (2 if c.is_joker else 1) for c in CARDS)
         self.cards = sum(self.deck)
         # The deal takes at least the hands' cards before it takes any from the stock.
         self.hand_cards = variant.hand_size * variant.players
 
 
-def _counted(cards: list[Card]) -> tuple[int, ...]:
+def _counted(cards: list[Card]) -> bytes:
     """How many of each chance outcome ``cards`` hold."""
     counts = [0] * len(CARDS)
     for card in cards:
         counts[_CARD_ID[card]] += 1
-    return tuple(counts)
+    return bytes(counts)
 
 
-def _picks(left: tuple[int, ...]) -> list[int]:
+def _picks(left: bytes) -> list[int]:
     """The chance outcomes that ``left`` still holds, in increasing order (in C: half the
     instructions of a loop over the deck's outcomes)."""
     return list(itertools.compress(_OUTCOMES, left))
 
 
-def _minus(left: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return (*left[:card], left[card] - 1, *left[card + 1 :])
+def _minus(left: bytes, card: int) -> bytes:
+    """``left`` with one card of outcome ``card`` less (bytes: copied in C, where a tuple
+    of counts costs a reference count each)."""
+    return left[:card] + _LESS[left[card]] + left[card + 1 :]
 
 
 class _Core:
     """One state's value: the deal, the cards chance may still pick, and what it picked.
 
-    ``left`` counts the cards chance may pick next, by outcome: the cards not dealt yet,
-    and once the deal is dealt (``chance="draw"``) the stock's cards not yet picked for the
-    ``pending`` move, which waits for the cards ``top`` (picked so far) to be drawn.
+    ``left`` counts the cards chance may pick next, by outcome (a byte each): the cards not
+    dealt yet, and once the deal is dealt (``chance="draw"``) the stock's cards not yet
+    picked for the ``pending`` move, which waits for the cards ``top`` (picked so far) to
+    be drawn.
 
     Immutable, so clones share it (OpenSpiel clones a Python state by deep-copying its
     attributes); it pickles as a position, which is how OpenSpiel serializes states.
@@ -156,7 +161,7 @@ class _Core:
         rules: _Rules,
         deck: tuple[int, ...],
         state: GameState | None,
-        left: tuple[int, ...],
+        left: bytes,
         pending: Move | None = None,
         top: tuple[int, ...] = (),
     ) -> None:
@@ -192,13 +197,14 @@ def _restore(
     chance: str,
     deck: tuple[int, ...],
     position: dict[str, Any] | None,
-    left: tuple[int, ...],
+    left: bytes | tuple[int, ...],
     pending: str | None,
     top: tuple[int, ...],
 ) -> _Core:
     state = None if position is None else GameState.from_dict(position)
     move = None if pending is None else parse_move(pending)
-    return _Core(_rules(variant, chance), deck, state, left, move, top)
+    # Counts pickled by earlier versions are a tuple.
+    return _Core(_rules(variant, chance), deck, state, bytes(left), move, top)
 
 
 class CanastaGame(pyspiel.Game):
@@ -465,7 +471,7 @@ def _drawn(
     rules: _Rules,
     deck: tuple[int, ...],
     state: GameState,
-    left: tuple[int, ...],
+    left: bytes,
     move: Move,
     top: tuple[int, ...],
 ) -> _Core:
@@ -486,7 +492,7 @@ def _pending(
     rules: _Rules,
     deck: tuple[int, ...],
     state: GameState,
-    left: tuple[int, ...],
+    left: bytes,
     move: Move,
     top: tuple[int, ...] = (),
 ) -> _Core:
