@@ -330,14 +330,8 @@ class GameState:
                     f"so {format_codes(codes)!r} must start with it"
                 )
             raise ArgumentError(f"stock top: {format_codes(codes)!r} are not cards of the stock")
-        # Made as `_advance` makes a state (no __init__: a chance player stacks a card a draw).
-        new = object.__new__(GameState)
-        _set_attr(new, "_table", table)
-        _set_attr(new, "_memory", self._memory)
-        _set_attr(new, "_log", self._log)
         # The legal moves never depend on the stock's order: the cached list still holds.
-        _set_attr(new, "_legal", self._legal)
-        return new
+        return _made(table, self._memory, self._log, self._legal)
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -409,12 +403,12 @@ class GameState:
         """Commit a legal decision: the next table, memory and log."""
         before = self._table
         after = commit(before, decision)
-        new = object.__new__(GameState)
-        _set_attr(new, "_table", after)
-        _set_attr(new, "_memory", remember(self._memory, before, decision, after))
-        _set_attr(new, "_log", step(self._log, before, decision, after))
-        _set_attr(new, "_legal", None)
-        return new
+        return _made(
+            after,
+            remember(self._memory, before, decision, after),
+            step(self._log, before, decision, after),
+            None,
+        )
 
     def history(self) -> tuple[Event, ...]:
         """The moves played since this state was dealt or read, oldest first."""
@@ -520,6 +514,17 @@ class GameState:
             f"<GameState {table.variant.name} phase={table.phase} to_move={table.to_move} "
             f"stock={len(table.stock)} pile={len(table.pile)} top={top}>"
         )
+
+
+def _made(table: Table, memory: Memory, log: Step | None, legal: Moves | None) -> GameState:
+    """A state from its parts and its cached legal moves, without ``__init__``: for every
+    move applied and every card a chance player stacks on the stock."""
+    new = object.__new__(GameState)
+    _set_attr(new, "_table", table)
+    _set_attr(new, "_memory", memory)
+    _set_attr(new, "_log", log)
+    _set_attr(new, "_legal", legal)
+    return new
 
 
 def _restore(table: Table, memory: Memory, steps: tuple[RawStep, ...]) -> GameState:
