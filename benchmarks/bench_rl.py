@@ -46,6 +46,7 @@ import pyspiel
 from options import deal_parser, parse_deals
 
 import canasta
+import canasta.rl.actions as rl_actions
 from canasta.envs.openspiel import CARDS, CanastaState
 from canasta.envs.pettingzoo import env
 from canasta.rl import ActionSpace
@@ -55,14 +56,16 @@ clock = time.process_time
 
 
 def cold() -> None:
-    """Empty the library's caches (the functools caches of its modules), so that the raw
-    play and the environment's replay of it start alike."""
+    """Empty the library's caches (the functools caches of its modules, and the moves the
+    action spaces of a variant met), so that the raw play and the environment's replay of
+    it start alike."""
     for name, module in list(sys.modules.items()):
         if name.startswith("canasta."):
             for value in list(vars(module).values()):
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):
                     clear()
+    rl_actions._SEEN.clear()
 
 
 def random_play(state: canasta.GameState, seed: int) -> tuple[list[int], list[canasta.Move]]:
