@@ -397,13 +397,17 @@ def _build(
     pile = table.pile
     stock = table.stock
     club = table.club
-    talons: tuple[tuple[int, ...] | None, ...] = ()
     turn_card = None
+    talons_left: tuple[int, ...] = ()
     if club is not None:  # the Modern American club features (None in most variants)
-        talons = club.talons
         turn_card = club.turn_card
         if turn_card is None and table.turn_card_on_top:
             turn_card = stock[0]  # spec §3.5.11.2 TC2: face up on top of the stock
+        talons = club.talons
+        if talons:
+            # The talons dealt face down are hidden cards too: only their sizes show.
+            talons_left = tuple(0 if t is None else len(t) for t in talons)
+            club = club._replace(talons=tuple(None if t is None else () for t in talons))
     # Every field but those made when read, set as the instance dictionary: attrs'
     # __init__ costs a keyword argument and a store per field, a fifth of what observing
     # costs (the test of this module checks that the keys and those made when read are
@@ -416,21 +420,11 @@ def _build(
         "pile_size": len(pile),
         "stock_size": len(stock),
         "legal_moves": legal,
-        # The talons dealt face down are hidden cards too: only their sizes show.
         # (`evolved`: the changes as a dictionary, not keyword arguments copied into one.)
-        "_template": evolved(
-            table,
-            {
-                "hands": hidden_hands,
-                "stock": (),
-                "club": club._replace(talons=tuple(None if t is None else () for t in talons))
-                if talons and club is not None
-                else club,
-            },
-        ),
+        "_template": evolved(table, {"hands": hidden_hands, "stock": (), "club": club}),
         "_memory": memory,
         "_log": log,
-        "talons_left": tuple(0 if t is None else len(t) for t in talons) if talons else (),
+        "talons_left": talons_left,
         "turn_card": None if turn_card is None else CARDS[turn_card],
     }
     obs = _new_observation(Observation)
