@@ -571,6 +571,11 @@ def split(codes: list[int]) -> tuple[int | None, int, int, int] | None:
 
 
 def remove(hand: tuple[int, ...], codes: tuple[int, ...]) -> tuple[int, ...]:
+    """``hand`` without ``codes`` (each code once)."""
+    if len(codes) == 1:
+        # One card leaves (every discard, many lay-offs): two slices, no list.
+        at = hand.index(codes[0])
+        return hand[:at] + hand[at + 1 :]
     rest = list(hand)
     for code in codes:
         rest.remove(code)

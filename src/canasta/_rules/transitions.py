@@ -367,9 +367,7 @@ def _shown_turn_card(before: Table, after: Table) -> Table:
 def _discard(st: Table, seat: int, code: int) -> Table:
     """The table after ``seat`` discards ``code``: the deal ends, or the next turn begins."""
     variant = st.variant
-    hand = st.hands[seat]
-    at = hand.index(code)  # one card leaves: two slices, no list
-    rest = hand[:at] + hand[at + 1 :]
+    rest = remove(st.hands[seat], (code,))
     # The changes are collected and the table copied once, with the next turn's start (a
     # copy of the table is the dearest part of a discard).
     changes: dict[str, object] = {
