@@ -22,7 +22,8 @@ from canasta._rules.facts import (
     out_impossible,
     query,
 )
-from canasta._rules.legality import check, opening_reachable
+from canasta._rules.legality import check
+from canasta._rules.plays import opening_reachable
 from canasta.cards import JOKER_RANK, NATURAL_RANKS, RANKS, THREE, TWO
 from canasta.table import PLAY, WILD_RANK, Table
 

@@ -17,9 +17,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from canasta import _input
+from canasta._rules.explain import explain
 from canasta._rules.facts import context
 from canasta._rules.generate import legal_moves
-from canasta._rules.legality import Decision, after_reason, decide, explain
+from canasta._rules.legality import Decision, decide
+from canasta._rules.plays import after_reason
 from canasta._rules.recall import fresh_memory, remember, step
 from canasta._rules.transitions import commit, stack_stock
 from canasta.cards import CARDS, Card, card_codes, cards_of, format_codes

@@ -1,8 +1,8 @@
 """Facts about a table that the rules read: which meld a card can join, whether a rank is
 closed, what going out needs, the player's context and the cards a move names.
 
-Nothing here changes a table; `legality` decides with these facts and `transitions`
-builds the next table.
+Nothing here changes a table; `plays`, `pile` and `legality` decide with these facts and
+`transitions` builds the next table.
 """
 
 from __future__ import annotations

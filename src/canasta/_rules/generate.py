@@ -2,7 +2,8 @@
 
 Plays are enumerated by counts ("k naturals of rank R, t twos, j jokers"), never by
 subsets of the hand, and each candidate is decided by the same functions as `check`
-(`canasta._rules.legality`), so ``legal_moves()`` and ``check()`` cannot disagree.
+(`canasta._rules.plays`, `pile` and `legality`), so ``legal_moves()`` and ``check()``
+cannot disagree.
 
 Order of ``legal_moves()``: ``draw``; ``take`` moves (bare ``take`` first, then by number of
 naturals, twos, jokers); ``special``; ``expose:3``; ``ask``; ``meld`` moves by rank (A,
@@ -17,24 +18,25 @@ from operator import itemgetter
 
 from canasta._rules.facts import context
 from canasta._rules.legality import (
-    OBLIGES,
-    OpeningGoal,
-    after_reason,
     ask_reason,
     discard_block,
     discard_ranks,
     end_reason,
     expose_reason,
     held_three,
+    special_reason,
+)
+from canasta._rules.pile import take_options, wild_splits
+from canasta._rules.plays import (
+    OBLIGES,
+    OpeningGoal,
+    after_reason,
     legal_play,
     meld_verdict,
     opening_goal,
     opening_reachable,
     opens,
     rank_facts,
-    special_reason,
-    take_options,
-    wild_splits,
 )
 from canasta.cards import (
     JOKER_RANK,
@@ -178,7 +180,7 @@ def _rank_options(
     order: first the moves known to be legal without a look-ahead (not obliged to go out,
     ``short`` cards or fewer from hand: two stay in it; while ``opening``, completing the
     initial meld, ``goal`` as `opening_goal` gives it, or none without a goal), then the
-    rest from the first that `legality.after_reason` must decide on, as `Later` plays.
+    rest from the first that `plays.after_reason` must decide on, as `Later` plays.
 
     The look-ahead aside, legality depends only on these counts: `_play_moves` keeps the
     answers (`_OPTIONS`).
@@ -274,7 +276,7 @@ def _play_moves(st: Table) -> list[Move]:
     if opening and not st.turn.must_go_out and not _opening_conceivable(st, counts):
         return moves
     # Not obliged to go out: a play that leaves two cards in hand, and for a side that has
-    # not opened completes the opening, needs no look-ahead (legality.after_reason). A side
+    # not opened completes the opening, needs no look-ahead (plays.after_reason). A side
     # that has not opened asks only in the turn's first play (no pile taken, so no pile
     # cards wait for the opening), which has the most candidates: later plays would
     # multiply the cache's keys by the value so far.

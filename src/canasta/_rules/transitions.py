@@ -20,7 +20,8 @@ from canasta._rules.facts import (
     remove,
     replaced,
 )
-from canasta._rules.legality import Decision, play_turn
+from canasta._rules.legality import Decision
+from canasta._rules.plays import play_turn
 from canasta.cards import THREE
 from canasta.moves import Answer, Ask, Discard, Draw, End, Expose, Special, Take
 from canasta.table import (
