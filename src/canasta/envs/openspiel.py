@@ -461,10 +461,17 @@ def _deal(core: _Core, card: int) -> _Core:
 def _draw(core: _Core, card: int) -> _Core:
     """After chance picked ``card`` for the pending move: the move is played with the cards
     picked so far on top of the stock, and done when it took no other card from it."""
+    rules = core.rules
     state = core.state
     move = core.pending
     assert state is not None and move is not None
-    return _drawn(core.rules, core.deck, state, _minus(core.left, card), move, (*core.top, card))
+    left, top = _minus(core.left, card), (*core.top, card)
+    if isinstance(move, Draw) and len(top) < min(rules.variant.draw_count, state.stock_size):
+        # A turn's draw takes its count of cards, or the stock's last ones, whatever they
+        # are (threes drawn are replaced on top of that): it waits for the next card
+        # without being played.
+        return _Core(rules, core.deck, state, left, move, top)
+    return _drawn(rules, core.deck, state, left, move, top)
 
 
 def _drawn(
