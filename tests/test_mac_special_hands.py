@@ -109,6 +109,48 @@ def test_ex_63_the_opener_lays_the_held_three_out_after_the_discard() -> None:
     assert after.history()[-1].to_dict()["threes"] == "3C"
 
 
+#: South's held 3C, known to every seat (the turn card South took, TC3), goes down: after
+#: the opening discard (H3), exposed (H2), or at the start of South's turn once North has
+#: opened (H3).
+KNOWN_HELD_THREE = {
+    "the opener's discard": (
+        lambda: south("3C KS KH KD QS QH QD AS AH * 9C 9D 5H 8C", stock="TC 4C 6C", known=KNOWN),
+        "meld:KKK meld:QQQ meld:AA* discard:5H",
+    ),
+    "expose": (
+        lambda: south("3C 4S 4H 6C 6D 8S 8H 9C 9D JS JH QC QD", stock="KS KH TC", known=KNOWN),
+        "expose:3",
+    ),
+    "the next turn": (
+        lambda: position(
+            ["5S 6S", "5H 6H 7H", "3C 4S 4H 9D", "5D 6D 7D"],
+            melds=(["KS KH KD"], []),
+            to_move=1,
+            stock="QC TC 4C",
+            flags=SH,
+            known=KNOWN,
+        ),
+        "discard:5H",
+    ),
+}
+KNOWN = ["", "", "3C", ""]
+
+
+@pytest.mark.parametrize("path", KNOWN_HELD_THREE)
+def test_a_known_held_three_is_known_no_longer_once_it_goes_down(path: str) -> None:
+    """The memory forgets a known three that leaves its hand face up, so the position
+    after saves and reloads, observing alike (found by ``make soak``:
+    ``modern-american-club`` seed 10)."""
+    make, moves = KNOWN_HELD_THREE[path]
+    state = make()
+    assert state.observe(0).known[SOUTH] == (canasta.Card("3", "C"),)
+    after = state.play(moves)
+    assert threes_of(after, 0) == {"3C": 1} and hand(after, SOUTH)["3C"] == 0
+    assert all(after.observe(seat).known[SOUTH] == () for seat in range(4))
+    again = canasta.GameState.from_dict(after.to_dict())
+    assert all(again.observe(seat) == after.observe(seat) for seat in range(4))
+
+
 def test_ex_64_straight_and_scoring_a_special_hand() -> None:
     """EX-64 (SH1–SH5): the straight with the held three; only its 3000 counts for NS."""
 

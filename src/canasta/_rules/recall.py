@@ -141,6 +141,10 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
         discarded = memory.discarded
         discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
         memory = _new_memory(Memory, (known, discarded))
+        if after.threes is not before.threes:
+            # Threes went down as the turn ended (the opener's or the next player's held
+            # three, spec §3.5.11.4 H3).
+            memory = _without_laid_threes(memory, after)
         return _shown_turn_card(memory, before, after) if shown else memory
     # The pile cards that the move sent into the hand: at once for an opened side, or
     # when the initial meld completes (spec §2.7, §2.8).
@@ -154,4 +158,28 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
             own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
         known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
         memory = _new_memory(Memory, (known, memory.discarded))
+    if after.threes is not before.threes:
+        # A held three exposed (spec §3.5.11.4 H2), or threes that went down as a turn
+        # ended.
+        memory = _without_laid_threes(memory, after)
     return _shown_turn_card(memory, before, after) if shown else memory
+
+
+def _without_laid_threes(memory: Memory, after: Table) -> Memory:
+    """The memory without the known threes that left their hands face up: a three known
+    to be in a hand (the turn card that hand took, held as its one three) is known no
+    longer once it goes down among the side's threes."""
+    # Spec §3.5.11.2 TC3, §3.5.11.4 H1.
+    laid = after.variant.laid_out_threes
+    known = list(memory.known)
+    for seat, own in enumerate(known):
+        if laid.isdisjoint(own):
+            continue  # no three known in this hand (nearly always)
+        hand = after.hands[seat]
+        kept = list(own)
+        for code in laid.intersection(own):
+            # With two decks a hand may hold a copy of the three that went down.
+            for _ in range(own.count(code) - hand.count(code)):
+                kept.remove(code)
+        known[seat] = tuple(kept)
+    return _new_memory(Memory, (tuple(known), memory.discarded))
