@@ -8,6 +8,7 @@ Seats 0 and 2 (North, South) are side 0; seats 1 and 3 (East, West) side 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -112,7 +113,8 @@ def test_ex_63_the_opener_lays_the_held_three_out_after_the_discard() -> None:
 #: South's held 3C, known to every seat (the turn card South took, TC3), goes down: after
 #: the opening discard (H3), exposed (H2), or at the start of South's turn once North has
 #: opened (H3).
-KNOWN_HELD_THREE = {
+KNOWN = ["", "", "3C", ""]
+KNOWN_HELD_THREE: dict[str, tuple[Callable[[], canasta.GameState], str]] = {
     "the opener's discard": (
         lambda: south("3C KS KH KD QS QH QD AS AH * 9C 9D 5H 8C", stock="TC 4C 6C", known=KNOWN),
         "meld:KKK meld:QQQ meld:AA* discard:5H",
@@ -133,7 +135,6 @@ KNOWN_HELD_THREE = {
         "discard:5H",
     ),
 }
-KNOWN = ["", "", "3C", ""]
 
 
 @pytest.mark.parametrize("path", KNOWN_HELD_THREE)
