@@ -30,6 +30,14 @@ def test_one_deal_of_every_variant() -> None:
     assert tally.observations >= 2 * tally.round_trips
 
 
+def test_the_deal_where_the_soak_found_a_known_three_left_behind() -> None:
+    """A deal ``make soak`` failed: a held three known as the turn card stayed known after
+    it went down, and the position after did not reload (tests/test_mac_special_hands.py
+    has the rule's own test)."""
+    tally = soak.soak(["modern-american-club"], seed=10, deals=1)
+    assert tally.failures == [] and tally.deals == 1
+
+
 def test_the_soak_notices_a_missing_card() -> None:
     state = canasta.new_game("classic-2p", seed=1)
     deck = soak.deck_of(state.variant)
