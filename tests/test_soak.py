@@ -38,6 +38,19 @@ def test_the_deal_where_the_soak_found_a_known_three_left_behind() -> None:
     assert tally.failures == [] and tally.deals == 1
 
 
+def test_the_soak_counts_set_aside_talons() -> None:
+    """Talons dealt face down (``mac_talon_source="set_aside"``) are cards of the table
+    until taken, when they join the opener's hand (the position shows a taken one as
+    null)."""
+    variant = canasta.variants.get("modern-american-club", mac_talon_source="set_aside")
+    state = canasta.new_game(variant, seed=100)
+    deck = soak.deck_of(variant)
+    assert soak.cards_on_table(state) == deck
+    taken = state.play("expose:3 draw meld:AA* meld:666 meld:KK2 discard:J")
+    assert taken.to_dict()["talons"]["4"] is None
+    assert soak.cards_on_table(taken) == deck
+
+
 def test_the_soak_notices_a_missing_card() -> None:
     state = canasta.new_game("classic-2p", seed=1)
     deck = soak.deck_of(state.variant)

@@ -5,8 +5,8 @@ Each deal is dealt from a seed and played with uniformly random legal moves. Aft
 move it checks:
 
 - **card conservation**: the cards of the position format (``to_dict()``: hands, pile,
-  stock, melds, threes, and pile cards waiting to join a hand) are exactly the variant's
-  decks;
+  stock, melds, threes, pile cards waiting to join a hand, talons set aside) are exactly
+  the variant's decks;
 - **no mutation**: the state a move was applied to, legal or not, is unchanged;
 - **generator and checker agree**: every listed move passes ``check()``; a sample of other
   candidate moves (``canasta.testing.candidate_moves``) written without suits is refused by
@@ -79,6 +79,8 @@ def cards_on_table(state: GameState) -> Counter[str]:
     texts = [*data["hands"], data["pile"], data["stock"], *data["threes"]]
     texts += [meld for side in data["melds"] for meld in side]
     texts.append(data.get("turn", {}).get("waiting", ""))
+    # Modern American talons dealt face down (mac_talon_source="set_aside"); None once taken.
+    texts += [talon for talon in data.get("talons", {}).values() if talon is not None]
     found: Counter[str] = Counter()
     for text in texts:
         # The format allows a card string or a list of card texts.
