@@ -188,3 +188,33 @@ def test_the_drawing_shows_the_top_face_down() -> None:
     covered = out(flags=CD)
     assert "top ? (top face down" in str(covered.observe(1))
     assert "top * (top face down" in str(covered.observe(NORTH))
+
+
+#: A deal of Modern American with the covered last discard, set-aside talons and the turn
+#: card that ends with the turn card 9C face up on the stock and the last discard covered
+#: (found by a soak of this config).
+COVERED_ON_TURN_CARD = (
+    "draw discard:4 expose:3 draw meld:QQ* add:Q+Q2 meld:888 discard:7 draw expose:3 "
+    "meld:992* meld:KKK meld:662 discard:5 take:555 discard:9 take:99 discard:8 take:88 "
+    "add:5+552 discard:9 draw discard:A draw discard:J take:JJ discard:9 draw discard:A draw "
+    "discard:T take:TT discard:6 draw meld:AAA discard:4 draw discard:7 draw add:K+K "
+    "discard:8 draw add:Q+Q discard:6 draw discard:T draw discard:A draw add:J+J discard:K "
+    "draw meld:444 discard:9 draw meld:QQQ discard:T draw add:T+T discard:6 draw discard:4 "
+    "draw discard:Q draw discard:J draw discard:6 draw add:6+6 discard:4 draw meld:AAA "
+    "discard:5 draw discard:7 draw discard:7 draw discard:T draw discard:7 draw discard:5 "
+    "draw discard:J draw discard:T draw discard:A draw ask yes add:K+K2 add:K+* discard:8"
+)
+
+
+def test_a_covered_discard_is_never_sampled_as_the_face_up_turn_card() -> None:
+    """The face-up turn card on top of the stock is placed before the covered discard is
+    guessed, so the guess never takes the card the stock must show."""
+    variant = canasta.variants.get("modern-american-club", **CD, mac_talon_source="set_aside")
+    state = canasta.new_game(variant, seed=500).play(COVERED_ON_TURN_CARD)
+    assert state.is_over and state.went_out == NORTH
+    for seat in (1, 2, 3):
+        seen = state.observe(seat)
+        assert seen.pile_covered and seen.turn_card == canasta.Card("9", "C")
+        assert not seen.turn_card_drawn
+        for seed in range(60):
+            assert sample_state(seen, random.Random(seed)).observe(seat) == seen

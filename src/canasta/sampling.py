@@ -260,17 +260,19 @@ def _deal(
             other = (other + 1) % obs.players
         return opened_now
 
-    # Spec §3.5.11.5: a discard that went out face down, which this seat did not see, is
-    # any card but a three (dealt first: the hands may take threes once the deal is over).
-    covered: tuple[int, ...] = ()
-    if obs.pile_size > len(template.pile):
-        covered = tuple(take(1, lambda c: c >> 2 != THREE, "the covered discard"))
     top: list[int] = []
     turn_card = obs.turn_card
     if turn_card is not None and not obs.turn_card_drawn:
-        # Spec §3.5.11.2 TC2: the turn card lies face up on top of the stock.
+        # Spec §3.5.11.2 TC2: the turn card lies face up on top of the stock (taken first:
+        # the covered discard below may be any other card, but not that one).
         code = turn_card.code
         top = take(1, lambda c: c == code, "the turn card")
+    # Spec §3.5.11.5: a discard that went out face down, which this seat did not see, is
+    # any card but a three (dealt before the hands: they may take threes once the deal is
+    # over).
+    covered: tuple[int, ...] = ()
+    if obs.pile_size > len(template.pile):
+        covered = tuple(take(1, lambda c: c >> 2 != THREE, "the covered discard"))
     dealt = [s for s in range(obs.players) if s != obs.seat and s not in fixed]
     free = {s: obs.hand_sizes[s] - len(obs.known[s]) for s in dealt}
     room = {s: free[s] if may_hold_threes(s) else int(may_keep_a_three(s)) for s in dealt}
