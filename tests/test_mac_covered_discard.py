@@ -207,8 +207,9 @@ COVERED_ON_TURN_CARD = (
 
 
 def test_a_covered_discard_is_never_sampled_as_the_face_up_turn_card() -> None:
-    """The face-up turn card on top of the stock is placed before the covered discard is
-    guessed, so the guess never takes the card the stock must show."""
+    """The face-up turn card on top of the stock (spec §3.5.11.2 TC2) is placed before the
+    covered discard (§3.5.11.5) is guessed, so the guess never takes the card the stock
+    must show."""
     variant = canasta.variants.get("modern-american-club", **CD, mac_talon_source="set_aside")
     state = canasta.new_game(variant, seed=500).play(COVERED_ON_TURN_CARD)
     assert state.is_over and state.went_out == NORTH

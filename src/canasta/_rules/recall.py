@@ -141,26 +141,22 @@ def remember(memory: Memory, before: Table, decision: Decision, after: Table) ->
         discarded = memory.discarded
         discarded = discarded[:seat] + (discarded[seat] + codes,) + discarded[seat + 1 :]
         memory = _new_memory(Memory, (known, discarded))
-        if after.threes is not before.threes:
-            # Threes went down as the turn ended (the opener's or the next player's held
-            # three, spec §3.5.11.4 H3).
-            memory = _without_laid_threes(memory, after)
-        return _shown_turn_card(memory, before, after) if shown else memory
-    # The pile cards that the move sent into the hand: at once for an opened side, or
-    # when the initial meld completes (spec §2.7, §2.8).
-    waiting = before.pile[:-1] if kind is Take else before.turn.waiting
-    joined = waiting and not after.turn.waiting
-    own = memory.known[seat]
-    if joined or (own and codes):
-        own = _without(own, codes)
-        if joined:
-            laid = before.variant.laid_out_threes
-            own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
-        known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
-        memory = _new_memory(Memory, (known, memory.discarded))
+    else:
+        # The pile cards that the move sent into the hand: at once for an opened side, or
+        # when the initial meld completes (spec §2.7, §2.8).
+        waiting = before.pile[:-1] if kind is Take else before.turn.waiting
+        joined = waiting and not after.turn.waiting
+        own = memory.known[seat]
+        if joined or (own and codes):
+            own = _without(own, codes)
+            if joined:
+                laid = before.variant.laid_out_threes
+                own = tuple(sorted(own + tuple(c for c in waiting if c not in laid)))
+            known = memory.known[:seat] + (own,) + memory.known[seat + 1 :]
+            memory = _new_memory(Memory, (known, memory.discarded))
     if after.threes is not before.threes:
         # A held three exposed (spec §3.5.11.4 H2), or threes that went down as a turn
-        # ended.
+        # ended (the opener's or the next player's held three, H3).
         memory = _without_laid_threes(memory, after)
     return _shown_turn_card(memory, before, after) if shown else memory
 
@@ -176,10 +172,8 @@ def _without_laid_threes(memory: Memory, after: Table) -> Memory:
         if laid.isdisjoint(own):
             continue  # no three known in this hand (nearly always)
         hand = after.hands[seat]
-        kept = list(own)
-        for code in laid.intersection(own):
-            # With two decks a hand may hold a copy of the three that went down.
-            for _ in range(own.count(code) - hand.count(code)):
-                kept.remove(code)
-        known[seat] = tuple(kept)
+        # With two decks a hand may hold a copy of the three that went down: only the
+        # copies beyond the hand's are forgotten.
+        gone = [c for c in laid.intersection(own) for _ in range(own.count(c) - hand.count(c))]
+        known[seat] = _without(own, tuple(gone))
     return _new_memory(Memory, (tuple(known), memory.discarded))

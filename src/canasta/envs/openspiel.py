@@ -460,7 +460,8 @@ def _deal(core: _Core, card: int) -> _Core:
 
 def _draw(core: _Core, card: int) -> _Core:
     """After chance picked ``card`` for the pending move: the move is played with the cards
-    picked so far on top of the stock, and done when it took no other card from it."""
+    picked so far on top of the stock (a draw once it has the cards it surely takes), and
+    done when it took no other card from it."""
     rules = core.rules
     state = core.state
     move = core.pending
