@@ -85,6 +85,11 @@ def valid_configs(draw: st.DrawFn) -> dict[str, Any]:
         # H7: a three is held only for the straight, a special hand.
         if final("mac_hold_three") and not final("mac_special_hands"):
             options["mac_special_hands"] = True
+        # H2 with D3: a three is held only where the threes go down at the deal (unless
+        # given, holding one follows special hands: H7).
+        held = options.get("mac_hold_three", options.get("mac_special_hands", preset.holds_three))
+        if held and final("red_three_declare") == "first_turn":
+            options["mac_hold_three"] = False
     # The hands, the upcard, talons set aside and one card to draw come out of the decks.
     aside = 0
     if preset.family == "modern" and final("mac_talons"):

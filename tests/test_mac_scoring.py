@@ -394,3 +394,26 @@ def test_modern_american_has_no_concealed_going_out() -> None:
     outcome = state.play("meld:KKKKKKK meld:555 discard:9").outcome()
     assert outcome is not None and outcome.went_out == 0
     assert outcome.concealed is False
+
+
+@pytest.mark.parametrize(("canastas", "sign"), [(2, 1), (0, -1)])
+def test_ex26b_threes_never_laid_out_score_as_threes(canastas: int, sign: int) -> None:
+    """EX-26b in Modern American (D3 applies to all threes): with first_turn, the threes
+    of a player who never had a turn are laid out when the hand ends and scored in the
+    threes term, with no penalty in hand. North draws the last card and discards: the
+    hand ends (§3.5.8) before West's first turn; West's 3D and 3S join East-West's 3H."""
+    melds1 = [CANASTA_8, CANASTA_Q][:canastas]
+    state = position(
+        ["KS KH 5C", "6S 6H", "9S 9H", "3D 3S 4S 6D"],
+        melds=[["JS JH JD"], melds1],
+        threes=["", "3H"],
+        stock="TC",
+        phase="draw",
+        flags={"red_three_declare": "first_turn"},
+    )
+    outcome = play(state, "draw discard:5C").outcome()
+    assert outcome is not None
+    term = 300 + 100  # two red threes (3H, 3D), one black (3S)
+    lines = outcome.lines(1)
+    assert lines["threes"] == sign * term
+    assert lines["cards in hand"] == -(5 + 5 + 5 + 5)  # 6S 6H, 4S 6D: no three counted

@@ -358,6 +358,23 @@ def test_hold_three_needs_special_hands() -> None:
         canasta.variants.get("mac", **SH, mac_special_hand_values={"quads": 3000})
 
 
+def test_hold_three_needs_the_threes_laid_out_at_the_deal() -> None:
+    """H2 with D3: the held three is the first one dealt, the others going down at the
+    deal; declaring the threes at each player's first turn instead is refused while a
+    three is held (a deal of it used to leave two threes in one hand, which the position
+    format then refused to read back), and played without holding one."""
+    with pytest.raises(canasta.VariantError, match=r"mac_hold_three.*red_three_declare"):
+        canasta.variants.get("mac", **SH, red_three_declare="first_turn")
+    with pytest.raises(canasta.VariantError, match=r"mac_hold_three.*red_three_declare"):
+        canasta.variants.get("modern-american-club", red_three_declare="first_turn")
+    variant = canasta.variants.get(
+        "modern-american-club", red_three_declare="first_turn", mac_hold_three=False
+    )
+    assert not variant.holds_three and variant.has_special_hands
+    state = canasta.new_game(variant, seed=0)
+    assert canasta.GameState.from_dict(state.to_dict()) == state
+
+
 def test_greedy_bot_shows_a_special_hand_it_holds() -> None:
     """GreedyBot declares a special hand when it holds one (else plays as before)."""
     state = south(PAIRS)

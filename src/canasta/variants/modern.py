@@ -143,6 +143,13 @@ class ModernAmericanVariant(Variant):
                 "option 'mac_hold_three' needs 'mac_special_hands': a three is held only "
                 "for the straight, a special hand"
             )
+        # The held three is the first one dealt (H2), so the threes go down at the deal.
+        if self.mac_hold_three and not self.declares_threes_at_deal:
+            raise VariantError(
+                "option 'mac_hold_three' needs red_three_declare='at_deal': the held three "
+                "is the first one dealt, the others are laid out at the deal (with "
+                "'first_turn', set mac_hold_three to false)"
+            )
         known = hand_names(self.mac_special_hand_set)
         for hand, _points in self.mac_special_hand_values:
             if hand not in known:
@@ -414,9 +421,6 @@ def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[Sc
             aces += variant.natural_ace_bonus
         else:
             natural += variant.natural_canasta_bonus
-    red = sum(1 for c in st.threes[side] if c in RED_THREES)
-    black = len(st.threes[side]) - red
-    threes = THREES_BY_COUNT[red] + THREES_BY_COUNT[black]  # two decks: at most 4 each
     sign = 1 if len(canastas) >= 2 else 0 if len(canastas) == 1 else -1
     unfinished = 0
     for m in melds:
@@ -432,20 +436,28 @@ def _side_rows(variant: ModernAmericanVariant, st: Table, side: int) -> tuple[Sc
             unfinished += variant.unfinished_pure_penalty
     held = 0
     in_hands = 0
+    laid = list(st.threes[side])
     for seat in seats:
         hand = st.hands[seat]
         in_hands += sum(card_value(c) for c in hand if c >> 2 != THREE)
         # A three in hand: the one drawn as the last stock card counts 5 (spec §3.5.2); a
-        # held three counts mac_held_three_penalty (D37).
-        threes_held = sum(1 for c in hand if c >> 2 == THREE)
+        # held three counts mac_held_three_penalty (D37). Where no three is held, the
+        # others were never laid out, their player never having had a turn
+        # (red_three_declare=first_turn): laid out now, they score as threes (D3).
+        threes_held = [c for c in hand if c >> 2 == THREE]
         if threes_held and st.last_three == seat:
             in_hands += 5
-            threes_held -= 1
-        in_hands += threes_held * variant.mac_held_three_penalty
+            threes_held.pop()
+        if variant.holds_three:
+            in_hands += len(threes_held) * variant.mac_held_three_penalty
+        else:
+            laid += threes_held
         ranks = [c >> 2 for c in hand]
         held += variant.held_aces_sevens_penalty * (
             (ranks.count(ACE) >= 3) + (ranks.count(SEVEN) >= 3)
         )
+    red = sum(1 for c in laid if c in RED_THREES)
+    threes = THREES_BY_COUNT[red] + THREES_BY_COUNT[len(laid) - red]  # two decks: 4 each
     went_out = st.went_out is not None and variant.side_of(st.went_out) == side
     return score_lines(
         ("going out", variant.going_out_bonus if went_out else 0),
