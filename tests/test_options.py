@@ -202,3 +202,23 @@ def test_d28_eighth_card_only_if_going_out_follows() -> None:
     """D28 true: growing past seven is refused when the player could not go out after it."""
     state = d28_state(True, "KS 5C 6C 9H")
     assert_illegal(state, "add:K+K", R.MUST_GO_OUT)
+
+
+def test_d28_a_natural_canasta_completed_while_going_out_closes_its_rank() -> None:
+    """D28 true, with the closed rank of spec §3.5.3: after growing the mixed K canasta to
+    eight, North must go out with JD JC 9S 9H 9D TS. Both jacks go onto the six jacks in
+    one lay-off (a natural canasta of eight); one jack alone would complete the canasta,
+    close the rank, and leave JC and TS with one discard: a dead end, refused. (A soak of
+    random options found the generator listing it: the look-ahead took the ranks closed
+    before the lay-off.)"""
+    state = mac_helpers.position(
+        ["KC JD JC 9S 9H 9D TS", "5S 6S", "5H 6H", "5D 6D"],
+        melds=[["KS KS KH KH KD KD 2H", "QS QS QH QH QD QD QC", "JS JS JH JH JD JC"], []],
+        flags={"mac_allow_8plus_going_out": True},
+    )
+    after = play_mac(state, "add:K+K")
+    assert after.turn.must_go_out
+    assert [str(m) for m in after.legal_moves()] == ["meld:999", "add:J+JJ"]
+    assert_illegal(after, "add:J+J", R.MUST_GO_OUT)
+    end = play_mac(after, "add:J+JJ", "meld:999", "discard:TS")
+    assert end.is_over and end.went_out == 0

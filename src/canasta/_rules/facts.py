@@ -80,6 +80,26 @@ def closed_ranks(st: Table) -> frozenset[int]:
     return closed
 
 
+def closed_after(st: Table, melds: tuple[Meld, ...]) -> frozenset[int]:
+    """The ranks closed once the side to move has ``melds``, where a play may have
+    completed a natural canasta (which closes its rank for the rest of the turn too)."""
+    # Spec §3.5.3, D28: a natural canasta completed in this turn takes no more cards, even
+    # where a meld may grow past its size to go out.
+    ctx = context(st)
+    closed = ctx.closed
+    if melds is ctx.melds or not st.variant.closes_ranks:
+        return closed
+    completed = [
+        m.rank
+        for m in melds
+        if m.is_canasta
+        and m.is_natural
+        and m.rank not in closed
+        and m.rank not in (WILD_RANK, THREE)
+    ]
+    return closed.union(completed) if completed else closed
+
+
 #: The melds `closed_ranks` read last and its answer. The tables of a deal share their
 #: melds until a meld changes, and every position's context asks (Modern American, where
 #: ranks close): one entry answers most of them. The melds are immutable, so the same
@@ -296,7 +316,7 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     orphans = 0 if black >= 3 or paired else black
     if orphans > 1:
         return True
-    closed = context(st).closed
+    closed = closed_after(st, melds)
     ranks = {m.rank for m in melds}
     wilds = counts[TWO] + counts[JOKER_RANK]
     # Enough canastas within reach: each meld that can still become one needs its missing
@@ -362,7 +382,7 @@ def query(
     """The look-ahead's question for the player to move, with ``counts`` in hand and the
     side's ``melds``, in ``turn``: can it reach ``goal`` this turn?"""
     variant = st.variant
-    closed = context(st).closed
+    closed = closed_after(st, melds)
     # One pass over the melds (a query is built for every candidate move that needs the
     # look-ahead): by rank, the meld that can still grow (`growable`) and the first one.
     cap = variant.max_meld_size
