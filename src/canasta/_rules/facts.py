@@ -80,15 +80,13 @@ def closed_ranks(st: Table) -> frozenset[int]:
     return closed
 
 
-def closed_after(st: Table, melds: tuple[Meld, ...]) -> frozenset[int]:
-    """The ranks closed once the side to move has ``melds``, where a play may have
-    completed a natural canasta (which closes its rank for the rest of the turn too)."""
+def closed_after(closed: frozenset[int], melds: tuple[Meld, ...]) -> frozenset[int]:
+    """The ranks ``closed`` once the side to move has ``melds`` after a play, which may
+    have completed a natural canasta: that closes its rank for the rest of the turn too
+    (where ranks close at all: the caller asks only there, and only for melds that a
+    play changed)."""
     # Spec §3.5.3, D28: a natural canasta completed in this turn takes no more cards, even
     # where a meld may grow past its size to go out.
-    ctx = context(st)
-    closed = ctx.closed
-    if melds is ctx.melds or not st.variant.closes_ranks:
-        return closed
     completed = [
         m.rank
         for m in melds
@@ -316,7 +314,10 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     orphans = 0 if black >= 3 or paired else black
     if orphans > 1:
         return True
-    closed = closed_after(st, melds)
+    ctx = context(st)
+    closed = ctx.closed
+    if melds is not ctx.melds and variant.closes_ranks:
+        closed = closed_after(closed, melds)
     ranks = {m.rank for m in melds}
     wilds = counts[TWO] + counts[JOKER_RANK]
     # Enough canastas within reach: each meld that can still become one needs its missing
@@ -382,7 +383,10 @@ def query(
     """The look-ahead's question for the player to move, with ``counts`` in hand and the
     side's ``melds``, in ``turn``: can it reach ``goal`` this turn?"""
     variant = st.variant
-    closed = closed_after(st, melds)
+    ctx = context(st)
+    closed = ctx.closed
+    if melds is not ctx.melds and variant.closes_ranks:
+        closed = closed_after(closed, melds)
     # One pass over the melds (a query is built for every candidate move that needs the
     # look-ahead): by rank, the meld that can still grow (`growable`) and the first one.
     cap = variant.max_meld_size
