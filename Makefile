@@ -12,8 +12,10 @@ FUZZ_STAMP := $(VENV)/.fuzz-installed
 # make fuzz: how long (seconds), and where the corpus and the crashing inputs go.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .fuzz
-# make soak: CPU seconds of random play with every invariant checked after every move.
+# make soak: CPU seconds of random play with every invariant checked after every move,
+# and more options of tools/soak.py (SOAK_ARGS=--random-options: random house rules).
 SOAK_SECONDS ?= 300
+SOAK_ARGS ?=
 RL_STAMP := $(VENV)/.installed-rl
 RL_TESTS := tests/test_rl_*.py
 RAY_VENV := .venv-ray
@@ -100,7 +102,7 @@ fuzz: $(FUZZ_STAMP)
 		-artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_DIR)/corpus
 
 soak: $(STAMP)
-	$(BIN)/python tools/soak.py --seconds $(SOAK_SECONDS)
+	$(BIN)/python tools/soak.py --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) $(RAY_VENV) .site .pytest_cache .mypy_cache .ruff_cache $(FUZZ_DIR)

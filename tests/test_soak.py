@@ -30,6 +30,28 @@ def test_one_deal_of_every_variant() -> None:
     assert tally.observations >= 2 * tally.round_trips
 
 
+def test_one_deal_of_every_variant_under_random_options() -> None:
+    """``--random-options``: house rules, scores and a dealer drawn from each deal's seed."""
+    names = canasta.variants.names()
+    tally = soak.soak(names, seed=3, deals=1, options=True)
+    assert tally.failures == []
+    assert tally.deals == len(names) and tally.records == len(names)
+
+
+def test_random_options_are_accepted_combinations_of_the_variants_options() -> None:
+    for name in canasta.variants.names():
+        preset = canasta.variants.get(name)
+        drawn = [soak.random_options(preset, random.Random(seed)) for seed in range(20)]
+        changed = [variant for variant in drawn if variant != preset]
+        assert len(changed) >= 15, name  # a set is refused, and drawn again, now and then
+        for variant in changed:
+            assert variant.name == name
+            assert canasta.variants.from_config(variant.to_config()) == variant
+        # Between them, the sets change most of the options.
+        options = {key for variant in changed for key in variant.to_config()} - {"variant"}
+        assert len(options) >= len(preset.option_specs()) * 3 // 4, name
+
+
 def test_the_deal_where_the_soak_found_a_known_three_left_behind() -> None:
     """A deal ``make soak`` failed: a held three known as the turn card stayed known after
     it went down, and the position after did not reload (tests/test_mac_special_hands.py
@@ -72,3 +94,23 @@ def test_a_failure_names_the_deal_and_its_moves(monkeypatch: pytest.MonkeyPatch)
     replay = failure.split("replay: ")[1]
     state = eval(replay, {"canasta": canasta})
     assert len(state.history()) == 3
+
+
+def test_a_failure_under_random_options_replays_its_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def fails_at_ply_two(state: canasta.GameState, *args: object) -> None:
+        if len(state.history()) == 2:
+            raise soak.SoakFailure("invented failure")
+
+    monkeypatch.setattr(soak, "check_state", fails_at_ply_two)
+    tally = soak.soak(["classic-3p"], seed=8, deals=1, options=True, report=lambda line: None)
+    (failure,) = tally.failures
+    replay = failure.split("replay: ")[1]
+    state = eval(replay, {"canasta": canasta})
+    rng = random.Random(8)  # the deal's rules, scores and dealer, drawn as the soak drew them
+    variant = soak.random_options(canasta.variants.get("classic-3p"), rng)
+    assert variant != canasta.variants.get("classic-3p")
+    assert state.variant == variant and len(state.history()) == 2
+    assert list(state.scores) == [rng.choice(soak.SCORES) for _ in range(variant.sides)]
+    assert state.dealer == rng.randrange(variant.players)

@@ -17,8 +17,14 @@ move it checks:
 - **the deal ends** within a bound of plies, its outcome's breakdown adds up to its scores,
   and its record (``records.dumps``) reads back to the same final state.
 
-Usage: ``python tools/soak.py [--seconds S] [--deals N] [--seed S] [--variants a,b]``.
-A failure prints the variant, the seed and the moves (a replay line) and the run exits 1.
+With ``--random-options`` each deal is played under house rules drawn at random from the
+variant's options (``Variant.option_specs()``: each option changed with probability
+``OPTION_CHANCE``, a combination the variant refuses drawn again), from random scores
+before the deal and a random dealer: the combinations no registered variant plays.
+
+Usage: ``python tools/soak.py [--seconds S] [--deals N] [--seed S] [--variants a,b]
+[--random-options]``. A failure prints the variant (its config under random options), the
+seed and the moves (a replay line) and the run exits 1.
 """
 
 from __future__ import annotations
@@ -29,17 +35,26 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
 import canasta
-from canasta import GameState, IllegalMoveError, records, sample_state
+from canasta import GameState, IllegalMoveError, VariantError, records, sample_state
 from canasta.testing import candidate_moves
+from canasta.variants import OptionSpec, Variant
 
 #: A deal longer than this many plies counts as one that never ends.
 MAX_PLIES = 5000
 #: Candidate moves checked per state (a random sample of ``candidate_moves``).
 CANDIDATES = 12
+#: With random options: the chance that an option is changed, and how many option sets
+#: are drawn before the variant's own options are played.
+OPTION_CHANCE = 0.3
+OPTION_TRIES = 100
+#: With random options: the sides' scores before the deal are drawn from these (they set
+#: the initial-meld minimums, and the minimum of a negative score).
+SCORES = (-500, 0, 1495, 1500, 2995, 3000, 4995, 5000)
 
 
 class SoakFailure(AssertionError):
@@ -142,14 +157,59 @@ def check_outcome(state: GameState) -> None:
         _check(sum(points for _, points in lines) == score, f"side {side}'s breakdown")
 
 
-def soak_deal(variant: str, seed: int, tally: Tally) -> None:
-    """Play one deal of ``variant`` from ``seed``, checking every state; raise SoakFailure."""
+def option_value(spec: OptionSpec, default: Any, rng: random.Random) -> Any:
+    """A value of an option that its own check is likely to accept (the variant may still
+    refuse it in combination, or a number out of its range)."""
+    if spec.kind == "bool":
+        return rng.random() < 0.5
+    if spec.kind == "choice":
+        return rng.choice(spec.choices)
+    if spec.kind == "int":
+        assert spec.low is not None
+        high = spec.high if spec.high is not None else max(2 * default, spec.low + 3)
+        return rng.choice([spec.low, default, rng.randint(spec.low, high)])
+    if spec.kind == "table":
+        # Thresholds from the first one up, minimums of the default's size.
+        first = default[0][0]
+        thresholds = [first, *sorted(rng.sample(range(first + 1, 6000), rng.randint(0, 3)))]
+        return [[score, rng.randrange(0, 200, 5)] for score in thresholds]
+    if spec.kind == "ints":
+        return [rng.randrange(0, 2 * max(value, 50), 5) for value in default]
+    return default  # "values": points by name, names the kind does not list
+
+
+def random_options(variant: Variant, rng: random.Random) -> Variant:
+    """``variant`` with options drawn at random (see the module docstring); the variant
+    itself when no set of ``OPTION_TRIES`` is accepted."""
+    specs = variant.option_specs()
+    for _ in range(OPTION_TRIES):
+        options = {
+            name: option_value(spec, getattr(variant, name), rng)
+            for name, spec in specs.items()
+            if rng.random() < OPTION_CHANCE
+        }
+        try:
+            return variant.with_options(options)
+        except VariantError:
+            continue
+    return variant
+
+
+def soak_deal(variant: str, seed: int, tally: Tally, *, options: bool = False) -> None:
+    """Play one deal of ``variant`` from ``seed`` (with ``options``, under random options,
+    scores and dealer drawn from the seed), checking every state; raise SoakFailure."""
     rng = random.Random(seed)
-    start = canasta.new_game(variant, seed=seed)
-    deck = deck_of(start.variant)
-    state = start
+    rules: str | Variant = variant
+    scores: list[int] | None = None
+    dealer: int | None = None
+    if options:
+        rules = random_options(canasta.variants.get(variant), rng)
+        scores = [rng.choice(SCORES) for _ in range(rules.sides)]
+        dealer = rng.randrange(rules.players)
     played: list[str] = []
     try:
+        state = canasta.new_game(rules, seed=seed, scores=scores, dealer=dealer)
+        deck = deck_of(state.variant)
         check_state(state, deck, tally, rng)
         while not state.is_over:
             _check(len(played) < MAX_PLIES, f"the deal does not end within {MAX_PLIES} plies")
@@ -167,9 +227,12 @@ def soak_deal(variant: str, seed: int, tally: Tally) -> None:
     except Exception as failure:
         # A failed check, or an exception from the library (itself a finding).
         what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
+        given = repr(variant) if isinstance(rules, str) else repr(rules.to_config())
+        if options:
+            given += f", scores={scores!r}, dealer={dealer!r}"
         raise SoakFailure(
             f"{variant} seed {seed}: {what}\n  replay: "
-            f"canasta.new_game({variant!r}, seed={seed}).play({' '.join(played)!r})"
+            f"canasta.new_game({given}, seed={seed}).play({' '.join(played)!r})"
         ) from failure
     tally.deals += 1
 
@@ -180,10 +243,12 @@ def soak(
     seed: int = 0,
     deals: int | None = None,
     seconds: float | None = None,
+    options: bool = False,
     report: Callable[[str], None] = print,
 ) -> Tally:
-    """Deal after deal of each variant in turn, until ``deals`` per variant are played or
-    ``seconds`` of CPU time are spent; failures are collected in the tally."""
+    """Deal after deal of each variant in turn (``options``: under random options), until
+    ``deals`` per variant are played or ``seconds`` of CPU time are spent; failures are
+    collected in the tally."""
     tally = Tally()
     started = time.process_time()
     for round_ in range(deals if deals is not None else sys.maxsize):
@@ -191,7 +256,7 @@ def soak(
             if seconds is not None and time.process_time() - started >= seconds:
                 return tally
             try:
-                soak_deal(name, seed + round_, tally)
+                soak_deal(name, seed + round_, tally, options=options)
             except SoakFailure as failure:
                 tally.failures.append(str(failure))
                 report(f"FAIL {failure}")
@@ -204,12 +269,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=None, help="deals per variant (no bound)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (0)")
     parser.add_argument("--variants", default="", help="comma-separated (default: all)")
+    parser.add_argument(
+        "--random-options",
+        action="store_true",
+        help="each deal under random options, scores and dealer",
+    )
     args = parser.parse_args(argv)
     names = [n for n in args.variants.split(",") if n] or list(canasta.variants.names())
     started = time.process_time()
-    tally = soak(names, seed=args.seed, deals=args.deals, seconds=args.seconds)
+    tally = soak(
+        names, seed=args.seed, deals=args.deals, seconds=args.seconds, options=args.random_options
+    )
     cpu = time.process_time() - started
-    print(f"soak of {len(names)} variants ({', '.join(names)}): {tally.line()}")
+    under = ", random options" if args.random_options else ""
+    print(f"soak of {len(names)} variants ({', '.join(names)}{under}): {tally.line()}")
     print(f"CPU time: {cpu:.1f} s")
     return 1 if tally.failures else 0
 
