@@ -120,6 +120,25 @@ def test_the_discards_of_every_seat_are_counted() -> None:
     assert round(sum(float(x) * 2 * copies[i % 14] for i, x in enumerate(discards))) == played
 
 
+@pytest.mark.parametrize("arrays", [True, False])
+def test_discards_may_outnumber_the_copies_of_a_rank(arrays: bool) -> None:
+    """A seat may discard a card again after taking it with the pile: East has discarded
+    nine sevens of two decks' eight, and five jokers of four (the last rank). The
+    counts were read from the next rank's values (a seven counted as no eight, the fifth
+    joker past the end)."""
+    data = canasta.new_game("classic", seed=1).to_dict()
+    data["discarded"] = ["", "7S 7S 7H 7H 7D 7D 7C 7C 7S * * * * *", "", ""]
+    state = canasta.GameState.from_dict(data)
+    encoder = ObservationEncoder(state.variant, numpy=arrays)
+    vector = numpy.asarray(encoder.encode(state.observe(0)), dtype=numpy.float32)
+    east = encoder.section(vector, "discards").reshape(4, 14)[1]
+    expected = numpy.zeros(14, dtype=numpy.float32)
+    expected[6], expected[13] = 9 / 8, 5 / 4
+    assert east.tolist() == expected.tolist()
+    low, high = encoder.bounds
+    assert all(lo <= x <= hi for lo, x, hi in zip(low, vector.tolist(), high, strict=True))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_hidden_cards_do_not_change_the_vector(name: str) -> None:
     # The same observation (memory included), hidden cards dealt anew.

@@ -262,13 +262,18 @@ class ObservationEncoder:
             one = piece([entry])
             return one if self._numpy else one[0]
 
-        # Per rank index, per count (at most the rank's copies): the count's share, so that
-        # a section of counts is picked, not computed. In one tuple, rank after rank, each
-        # rank's values from its offset on (`_counted` counts from the offsets).
-        by_rank = [
-            [value(count * share) for count in range(int(copies) + 1)]
+        # Per rank index, per count: the count's share, so that a section of counts is
+        # picked, not computed. In one tuple, rank after rank, each rank's values from its
+        # offset on (`_counted` counts from the offsets). A seat may discard a card again
+        # after taking it with the pile, so its discards of a rank may outnumber the decks'
+        # copies: the counts go up to the discards of a seat, at most one a turn. Ranks of
+        # as many copies share their values.
+        most = max(max_deal_moves(variant), *map(int, self._copies))
+        values_of = {
+            copies: [value(count * share) for count in range(most + 1)]
             for copies, share in zip(self._copies, self._rank_share, strict=True)
-        ]
+        }
+        by_rank = [values_of[copies] for copies in self._copies]
         self._count_values = tuple(chain.from_iterable(by_rank))
         self._count_offsets = tuple(
             itertools.accumulate((len(values) for values in by_rank[:-1]), initial=0)
