@@ -114,3 +114,19 @@ def test_a_failure_under_random_options_replays_its_rules(
     assert state.variant == variant and len(state.history()) == 2
     assert list(state.scores) == [rng.choice(soak.SCORES) for _ in range(variant.sides)]
     assert state.dealer == rng.randrange(variant.players)
+
+
+def test_the_soak_checks_the_learning_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seat's vector within the encoder's bounds; each legal move's action index."""
+    state = canasta.new_game("classic", seed=2)
+    deck = soak.deck_of(state.variant)
+    soak.check_state(state, deck, soak.Tally(), random.Random(0))
+    actions, encoder, _ = soak._learning(state.variant)
+    monkeypatch.setattr(soak, "_learning", lambda variant: (actions, encoder, lambda v: False))
+    with pytest.raises(soak.SoakFailure, match="vector is out of bounds"):
+        soak.check_state(state, deck, soak.Tally(), random.Random(0))
+    draw = state.legal_moves()[0]
+    monkeypatch.setattr(soak, "_learning", lambda variant: (actions, encoder, lambda v: True))
+    monkeypatch.setattr(actions, "decode", lambda state, index: draw)
+    with pytest.raises(soak.SoakFailure, match=r"action \d+ is not"):
+        soak.check_state(state.apply(draw), deck, soak.Tally(), random.Random(0))

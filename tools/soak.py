@@ -14,6 +14,9 @@ move it checks:
 - **round trips**: ``from_dict(to_dict(s)) == s`` and ``from_json(to_json(s)) == s``;
 - **hidden cards**: for each seat, a state with the hidden cards dealt again at random
   (``sample_state``) gives that seat the same observation;
+- **learning**: each seat's observation vector (``canasta.rl.ObservationEncoder``) lies
+  within the encoder's bounds, and each legal move has its own action index
+  (``canasta.rl.ActionSpace``) that decodes to it;
 - **the deal ends** within a bound of plies, its outcome's breakdown adds up to its scores,
   and its record (``records.dumps``) reads back to the same final state.
 
@@ -30,6 +33,8 @@ seed and the moves (a replay line) and the run exits 1.
 from __future__ import annotations
 
 import argparse
+import functools
+import operator
 import random
 import sys
 import time
@@ -41,6 +46,7 @@ import attrs
 
 import canasta
 from canasta import GameState, IllegalMoveError, VariantError, records, sample_state
+from canasta.rl import ActionSpace, ObservationEncoder
 from canasta.testing import candidate_moves
 from canasta.variants import OptionSpec, Variant
 
@@ -109,23 +115,42 @@ def _check(condition: bool, what: str) -> None:
         raise SoakFailure(what)
 
 
+@functools.cache
+def _learning(variant: Variant) -> tuple[ActionSpace, ObservationEncoder, Callable[..., bool]]:
+    """The variant's action space and encoder (lists of floats: the core has no NumPy),
+    and a test that a vector lies within the encoder's bounds."""
+    encoder = ObservationEncoder(variant, numpy=False)
+    low, high = encoder.bounds
+
+    def within(vector: list[float]) -> bool:
+        return all(map(operator.le, low, vector)) and all(map(operator.le, vector, high))
+
+    return ActionSpace(variant), encoder, within
+
+
 def check_state(state: GameState, deck: Counter[str], tally: Tally, rng: random.Random) -> None:
     """The invariants of one state (see the module docstring)."""
     _check(cards_on_table(state) == deck, "the table does not hold the variant's cards")
     _check(GameState.from_dict(state.to_dict()) == state, "from_dict(to_dict(s)) != s")
     _check(GameState.from_json(state.to_json()) == state, "from_json(to_json(s)) != s")
     tally.round_trips += 1
+    actions, encoder, within = _learning(state.variant)
     for seat in range(state.variant.players):
         observation = state.observe(seat)
         _check(
             sample_state(observation, rng).observe(seat) == observation,
             f"seat {seat}'s observation depends on cards it cannot see",
         )
+        _check(within(encoder.encode(observation)), f"seat {seat}'s vector is out of bounds")
         tally.observations += 1
     legal = state.legal_moves()
     listed = {str(move) for move in legal}
     _check(len(listed) == len(legal), "legal_moves() lists a play twice")
     _check(state.is_over == (not legal), "no legal move in a deal that is not over")
+    indexed = actions.legal(state)
+    _check(len(indexed) == len(legal), "two legal moves have one action index")
+    for index, move in indexed.items():
+        _check(actions.decode(state, index) is move, f"action {index} is not {move}")
     for move in legal:
         _check(state.check(move) is None, f"listed move {move} fails check()")
     unlisted = [text for text in candidate_moves(state, rng) if text not in listed]
