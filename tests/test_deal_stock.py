@@ -406,6 +406,32 @@ def test_ex28_normal_turn_option() -> None:
     assert state.is_legal("end")
 
 
+@pytest.mark.parametrize("canasta_melded", [False, True])
+def test_ex28_normal_turn_with_one_card_that_may_not_go_out(canasta_melded: bool) -> None:
+    """EX-28 with normal_turn, North holding one card: the 3D drawn last is not replaced,
+    so a normal turn would discard North's last card. Without a canasta that would go out,
+    which is not allowed: North has no normal turn, and ends the hand as under
+    meld_no_discard (D11 [LIB]; it was left without a legal move). With a canasta the
+    discard goes out, as in any normal turn."""
+    melds = [[ACES if canasta_melded else "KS KH KD"], []]
+    d = position(
+        variant=classic(last_stock_red_three="normal_turn"),
+        hands={0: "9C", 2: "5S 6H"},
+        pile="8C",
+        stock="3D",
+        melds=melds,
+    )
+    state = assert_legal(state_of(d), "draw")
+    assert threes(state, 0) == bag("3D") and hand(state, 0) == bag("9C")
+    if canasta_melded:
+        assert move_texts(state) == ["discard:9"]
+        assert state.apply("discard:9C").went_out == 0
+    else:
+        assert move_texts(state) == ["end"]
+        assert_illegal(state, "discard:9C", R.NO_DISCARD)
+        ended_without_going_out(state.apply("end"))
+
+
 # -- EX-29 -----------------------------------------------------------------------------
 
 ACES = "AS AS AH AH AD AD AC"

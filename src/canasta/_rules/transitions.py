@@ -20,7 +20,7 @@ from canasta._rules.facts import (
     remove,
     replaced,
 )
-from canasta._rules.legality import Decision
+from canasta._rules.legality import Decision, discard_reason
 from canasta._rules.plays import play_turn
 from canasta.cards import THREE
 from canasta.moves import Answer, Ask, Discard, Draw, End, Expose, Special, Take
@@ -214,7 +214,7 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
     stock = st.stock
     hand = list(st.hands[seat])
     threes = st.threes[side]
-    ends = no_discard = False
+    ends = no_discard = last = False
     drawn = stock[:wanted]
     if laid.isdisjoint(drawn):
         # No three among the cards drawn (most draws, one test in C): they join the hand.
@@ -234,6 +234,7 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
             taken += 1
             if card in laid:
                 if taken == size:
+                    last = True
                     last_three = variant.last_stock_three_rule
                     ends, no_discard = last_three.ends_deal, last_three.no_discard
                     if last_three.kept_in_hand:
@@ -259,6 +260,16 @@ def _draw(st: Table, seat: int, wanted: int) -> Table:
     if no_discard:
         changes["turn"] = evolve(st.turn, no_discard=True)
     after = _over(st, changes=changes) if ends else evolved(st, changes)
+    # D11 normal_turn [LIB]: a single card left, not replaced, that may not be discarded
+    # (the side may not go out) leaves no normal turn: the player ends the deal, as under
+    # meld_no_discard.
+    if (
+        last
+        and not (ends or no_discard)
+        and len(hand) == 1
+        and discard_reason(after, hand[0]) is not None
+    ):
+        after = evolved(after, {"turn": evolve(after.turn, no_discard=True)})
     return _shown_turn_card(st, after) if len(stock) - taken < TURN_CARD_DEPTH else after
 
 
