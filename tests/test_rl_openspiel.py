@@ -34,6 +34,30 @@ def test_random_sim_test(name: str, chance: str) -> None:
     pyspiel.random_sim_test(_load(name, chance), num_sims=1, serialize=True, verbose=False)
 
 
+#: A config of several options, a table and a mapping among them: JSON text with commas.
+CONFIG = {
+    "variant": "modern-american-club",
+    "minimum_table": [[-1000, 50], [3000, 90]],
+    "mac_special_hand_set": "cla",
+    "mac_special_hand_values": {"blast off": 100},
+    "target_score": 3000,
+}
+
+
+@pytest.mark.parametrize("chance", CHANCE_MODES)
+def test_a_game_of_a_variant_config_loads_back_from_its_string(chance: str) -> None:
+    """OpenSpiel's game strings split parameters at commas: the game keeps the config
+    with ";" for ",", so ``str(game)`` loads the same game and serialization works (it
+    failed with "Unknown parameter" for any config of more than one key)."""
+    game = _load(json.dumps(CONFIG), chance)
+    assert "," not in game.get_parameters()["variant"]
+    again = pyspiel.load_game(str(game))
+    assert again.variant == game.variant == canasta.variants.from_config(CONFIG)
+    assert again.get_parameters() == game.get_parameters()
+    assert str(_load(json.dumps({"variant": "classic"}))) == str(_load("classic"))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 def test_the_game_describes_the_variant() -> None:
     game = _load("modern-american")
     variant = canasta.variants.get("modern-american")

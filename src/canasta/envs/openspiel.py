@@ -211,7 +211,11 @@ class CanastaGame(pyspiel.Game):
     """The game ``canasta_lib``. Its parameter ``variant`` is a registered variant name or a
     variant config as JSON text (``'{"variant": "classic", "target_score": 3000}'``);
     ``chance`` is ``"draw"`` (chance picks each stock card when it is drawn; the default)
-    or ``"deck"`` (chance deals the whole deck before the first move)."""
+    or ``"deck"`` (chance deals the whole deck before the first move).
+
+    The game keeps a config with ``;`` in place of JSON's ``,`` (OpenSpiel's game strings
+    split parameters at commas), which it reads back as JSON: so ``str(game)`` loads the
+    same game, as OpenSpiel's serialization needs."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
@@ -220,10 +224,15 @@ class CanastaGame(pyspiel.Game):
             raise RLError(f"parameter 'variant' must be text, got {text!r}")
         if text.lstrip().startswith("{"):
             try:
-                config = json.loads(text)
+                # No name, option value or key of a config holds a ";".
+                config = json.loads(text.replace(";", ","))
             except json.JSONDecodeError as exc:
                 raise RLError(f"parameter 'variant' is not a JSON config: {exc}") from None
             variant = _resolve(config)
+            written = variant.to_config()
+            params["variant"] = (
+                variant.name if len(written) == 1 else json.dumps(written, separators=(";", ":"))
+            )
         else:
             variant = _resolve(text)
         chance = params["chance"]
