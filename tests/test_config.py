@@ -95,6 +95,8 @@ def valid_configs(draw: st.DrawFn) -> dict[str, Any]:
     if preset.family == "modern" and final("mac_talons"):
         aside = 7 if final("mac_talon_source") == "set_aside" else 0
     spare = 1 + int(preset.starts_with_upcard) + aside
+    if preset.family == "modern" and final("mac_turn_card"):
+        spare = aside + 9  # TC1: the turn card lies 9th from the bottom of the stock
     most = (final("decks") * 54 - spare) // final("players")
     if "hand_size" in options or final("hand_size") > most:
         options["hand_size"] = draw(st.integers(1, most))
