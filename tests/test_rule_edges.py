@@ -53,6 +53,72 @@ def test_initial_pickup_counts_the_pile_cards_that_join_the_hand() -> None:
     assert sorted(state.to_dict()["hands"][0].split()) == ["7S", "9C"]
 
 
+def test_an_opening_after_a_pickup_may_use_every_card_of_the_hand() -> None:
+    """Spec §2.8, §2.9, procedure (2) of §2.7: score 1500 (minimum 90). The pickup Q Q Q
+    (30), then 9 9 9 and 8 8 8 (60) reach the minimum with no card left in the hand, and the
+    pile's five other cards join it: the player holds five, discards one, and the turn ends.
+    The look-ahead used to count only the hand's own cards, and refused the pickup."""
+    hands = {0: "QS QH 9S 9H 9D 8S 8H 8D", 1: "4C 5C", 2: "4D 5D", 3: "4H 5H"}
+    state = state_of(
+        position(hands=hands, pile="TC TD KC 7S JS QD", stock="6C 6D 6H", scores=[1500, 0])
+    )
+    state = assert_legal(state, "take:QQ")
+    state = play(state, "meld:999", "meld:888")
+    assert sorted(state.to_dict()["hands"][0].split()) == ["7S", "JS", "KC", "TC", "TD"]
+    state = assert_legal(state, "discard:7S")
+    assert state.to_move == 1 and state.observe(0).opened == (True, False)
+
+
+def test_no_asking_while_the_pile_waits_to_join_an_opening() -> None:
+    """Spec §2.11 [LIB] (asking only where "yes" can be honoured), §2.8: after the pickup
+    Q Q Q the pile's 4C and 7H join the hand once the opening is complete, and going out
+    would have to meld them too: the seven kings and a discard no longer go out, so the
+    player may not ask. "yes" used to be allowed, and then every meld led into a dead
+    end."""
+    hands = {0: "QS QH KS KS KH KH KD KD KC 5C", 1: "4D 5D", 2: "4H 5H", 3: "6C 6D"}
+    state = state_of(position(hands=hands, pile="4C 7H QD", stock="6H 8C 8D"))
+    state = assert_legal(state, "take:QQ")
+    assert_illegal(state, "ask", R.ASK_NOT_ALLOWED)
+    state = play(state, "meld:KKKKKKK", "discard:5C")
+    assert state.to_dict()["hands"][0].split() == ["4C", "7H"]
+
+
+def test_no_asking_where_no_would_leave_no_move() -> None:
+    """Spec §2.11 [LIB]: both answers must be possible. canastas_to_go_out=0, score 1500
+    (minimum 90): after the pickup Q Q Q of a one-card pile (30), only 9 9 9 and 8 8 8 (60)
+    complete the opening, leaving 4C: the discard goes out. After "no" the opening could not
+    be completed, so asking is refused; without asking the player opens and goes out."""
+    variant = classic(canastas_to_go_out=0)
+    hands = {0: "QS QH 9S 9H 9D 8S 8H 8D 4C", 1: "4D 5D", 2: "4H 5H", 3: "6C 6D"}
+    state = state_of(
+        position(variant=variant, hands=hands, pile="QD", stock="6H 8C 8D", scores=[1500, 0])
+    )
+    state = assert_legal(state, "take:QQ")
+    assert_illegal(state, "ask", R.ASK_NOT_ALLOWED)
+    outcome = play(state, "meld:999", "meld:888", "discard:4C").outcome()
+    assert outcome is not None and outcome.went_out == 0
+
+
+def test_a_question_in_the_middle_of_an_opening_reloads() -> None:
+    """Spec §2.11: after the pickup meld a player may ask before melding more, here with
+    the opening still short (canastas_to_go_out=0, minimum 90, the pickup worth 30).
+    Partner answers for the same melds, so the position in the answer phase is one the
+    format reads back (it was refused: the opening's melds had to be the groups of the
+    player to move)."""
+    variant = classic(canastas_to_go_out=0)
+    hands = {0: "QS QH 9S 9H 9D 8S 8H 8D 4C 4D 4H 5C", 1: "4S 5D", 2: "6H 5H", 3: "6C 6D"}
+    state = state_of(
+        position(variant=variant, hands=hands, pile="QD", stock="7H 8C TD", scores=[1500, 0])
+    )
+    asked = play(state, "take:QQ", "ask")
+    assert asked.phase == "answer" and asked.to_move == 2
+    assert canasta.GameState.from_dict(asked.to_dict()) == asked
+    no = play(asked, "no", "meld:999", "meld:888", "discard:5C")
+    assert not no.is_over
+    yes = play(asked, "yes", "meld:999", "meld:888", "meld:444", "discard:5C")
+    assert yes.is_over
+
+
 def test_canasta_below_minimum_leaving_one_card_without_exemption() -> None:
     """D12, §2.8 [LIB], §2.9: score 3000 (minimum 120), concealed_exempt_from_minimum=false:
     melding 4x7 (35) would leave one card while the minimum is out of reach: illegal."""

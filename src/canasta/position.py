@@ -699,15 +699,16 @@ def _check_special(variant: Variant, special: Any, hand: tuple[int, ...]) -> Non
 
 def _check_opening_melds(table: Table) -> None:
     """A side that has not opened has melds only in the middle of its opening turn: then
-    they are exactly the groups the player to move made this turn."""
-    # Spec §2.8.
+    they are exactly the groups the player made this turn (the player to move, or in the
+    answer phase the player's partner, who answers for the same melds)."""
+    # Spec §2.8; §2.11: a player who took the pile may ask before melding more.
     made = sorted((g.rank, g.naturals, g.wilds) for g in table.turn.groups)
     for side, melds in enumerate(table.melds):
         if not melds or table.opened[side]:
             continue
         mover = table.to_move
         if (
-            table.phase != PLAY
+            table.phase not in (PLAY, ANSWER)
             or mover is None
             or table.meld_side(mover) != side
             or sorted((m.rank, m.naturals, m.wilds) for m in melds) != made

@@ -299,6 +299,15 @@ def group(rank: int, naturals: int, wilds: int, from_hand: bool) -> Group:
     return Group(rank, naturals, wilds, from_hand)
 
 
+def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
+    """How many of the pile's ``waiting`` cards join the hand once the initial meld is
+    complete (the threes a variant lays out do not)."""
+    # Spec §2.8.
+    if not waiting:
+        return 0  # the common case: no pile taken this turn
+    return sum(1 for c in waiting if c not in st.variant.laid_out_threes)
+
+
 def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> bool:
     """A cheap necessary condition for going out: at most one card that no meld can take,
     and enough canastas within reach.
@@ -438,6 +447,10 @@ def query(
             and talon_due(st, side, turn)
         ):
             keeps = 1  # TL7: the talon will fill the hand; a card to discard will do
+        # Spec §2.8: the pile's other cards join the hand once the opening is complete, so
+        # the hand keeps that many fewer of its own (as the play that completes it does).
+        if turn.waiting:
+            keeps = max(keeps - waiting_cards(st, turn.waiting), 0)
     # The fields in order, without the named tuple's constructor frame and its keywords (a
     # query is built for every candidate move that needs the look-ahead).
     return _new_query(

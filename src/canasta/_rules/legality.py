@@ -30,6 +30,7 @@ from canasta._rules.facts import (
     resolve,
     resolve_card,
     split,
+    waiting_cards,
 )
 from canasta._rules.pile import pile_reason, take_effect, take_options
 from canasta._rules.plays import Play, after_reason, play_effect
@@ -48,7 +49,7 @@ from canasta.moves import (
     Special,
     Take,
 )
-from canasta.table import ANSWER, DRAW, OVER, PLAY, WILD_RANK, Table
+from canasta.table import ANSWER, DRAW, OVER, PLAY, WILD_RANK, Table, evolve
 
 
 class Decision(NamedTuple):
@@ -149,6 +150,11 @@ def ask_reason(st: Table) -> R | None:
     limit = answers.ask_limit
     if limit is not None and st.asked[ctx.seat] >= limit:
         return R.ASK_NOT_ALLOWED
+    if not ctx.opened and waiting_cards(st, turn.waiting):
+        # [LIB] the pile's other cards join the hand once the opening is complete, and
+        # going out would have to meld them too, after the opening: the look-ahead judges
+        # the hand alone, so it cannot promise that "yes" can be honoured.
+        return R.ASK_NOT_ALLOWED
     # Spec §2.11 [LIB]: only when a going-out sequence exists, so "yes" can be honoured.
     if out_impossible(st, ctx.counts, ctx.melds):
         return R.ASK_NOT_ALLOWED
@@ -160,6 +166,16 @@ def ask_reason(st: Table) -> R | None:
         turn,
         ctx.opened,
         concealed_possible(st, ctx.seat, turn),
+    )
+    if not lookahead.feasible(variant, q):
+        return R.ASK_NOT_ALLOWED
+    if ctx.opened or not turn.took_pile:
+        return None  # after "no" the player discards, as in any turn
+    # [LIB] and "no" too: a player who took the pile must complete the opening this turn,
+    # so it needs a way to do so without going out (where only going out would complete
+    # it, "no" would leave no legal move).
+    q = query(
+        st, lookahead.OPEN, ctx.counts, ctx.melds, evolve(turn, permission=False), False, False
     )
     return None if lookahead.feasible(variant, q) else R.ASK_NOT_ALLOWED
 

@@ -34,6 +34,7 @@ from canasta._rules.facts import (
     query,
     replaced,
     talon_due,
+    waiting_cards,
     with_group,
 )
 from canasta.cards import JOKER, JOKER_RANK, RANK_VALUES, THREE, TWO, card_value
@@ -254,15 +255,6 @@ def _play_value(rank: int, k: int, twos: int, jokers: int) -> int:
     """The value of ``k`` naturals of ``rank``, ``twos`` and ``jokers``."""
     # Spec §1.2.
     return k * RANK_VALUES[rank] + twos * RANK_VALUES[TWO] + jokers * RANK_VALUES[JOKER_RANK]
-
-
-def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
-    """How many of the pile's ``waiting`` cards join the hand once the initial meld is
-    complete (the threes a variant lays out do not)."""
-    # Spec §2.8.
-    if not waiting:
-        return 0  # the common case: no pile taken this turn
-    return sum(1 for c in waiting if c not in st.variant.laid_out_threes)
 
 
 # --------------------------------------------------------------------------------------
