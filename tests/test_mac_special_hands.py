@@ -435,3 +435,23 @@ def test_ex_71_held_three_when_opening_after_the_stock() -> None:
     assert threes_of(after, 0) == {"3C": 1}
     assert hand(after, SOUTH) == {"6D": 1, "9C": 1, "TH": 1, "JD": 1, "7S": 1}
     assert "special" not in {str(m) for m in opened.legal_moves()}
+
+
+def test_a_three_replacing_the_held_three_as_the_last_stock_card_ends_the_deal() -> None:
+    """H4 with spec §3.5.2: South exposes the held 3C and draws its replacement, the last
+    stock card, 3D: a three drawn as the last stock card stays in the hand, counts 5, and
+    the deal ends. It used to become the held three again, and left South, who also held
+    a two (no discard but going out), without a legal move."""
+    state = position(
+        ["5S 6S 7S", "5H 6H 7H", "3C 2D", "5D 6D 7D"],
+        stock="3D",
+        to_move=SOUTH,
+        flags=SH,
+    )
+    over = assert_legal(state, "expose:3")
+    assert over.is_over and over.to_dict()["last_three"] == SOUTH
+    assert threes_of(over, 0) == {"3C": 1}
+    assert hand(over, SOUTH) == {"2D": 1, "3D": 1}
+    outcome = over.outcome()
+    assert outcome is not None and outcome.went_out is None
+    assert outcome.lines(0)["cards in hand"] == -(5 + 20 + 15)  # 3D; 2D; North's 5S 6S 7S

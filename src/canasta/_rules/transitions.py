@@ -94,6 +94,8 @@ def deal(variant: Variant, deck: Sequence[int], scores: tuple[int, ...], dealer:
             if variant.holds_three:
                 keep = next((c for c in hands[seat] if c in variant.laid_out_threes), None)
             table = declare_threes(table, seat, keep)
+            if table.phase == OVER:
+                return table  # a three replaced the last stock card (spec §3.5.2)
     return begin_turn(table, first)
 
 
@@ -157,7 +159,8 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
     one and holds none.
 
     When the stock runs out during the replacements, the threes still to replace are laid
-    face up all the same (nothing is drawn for them).
+    face up all the same (nothing is drawn for them). Where a three drawn as the last stock
+    card stays in the hand, it does so here too, and the deal ends.
     """
     variant = st.variant
     laid = variant.laid_out_threes
@@ -175,11 +178,17 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
         # One copy only: with two decks the hand may hold the same three twice.
         pending.remove(keep)
         cards.append(keep)
+    ends = False
     while pending:
         threes += (pending.pop(),)
         if stock:
             drawn, stock = stock[0], stock[1:]
-            if drawn in laid and may_hold:
+            if drawn in laid and not stock and variant.last_stock_three_rule.kept_in_hand:
+                # Spec §3.5.2, §3.5.11.4 H4: a three drawn as the last stock card stays in
+                # the hand (a held three or not), and the deal ends.
+                cards.append(drawn)
+                ends = True
+            elif drawn in laid and may_hold:
                 may_hold = False
                 cards.append(drawn)
             else:
@@ -189,8 +198,10 @@ def declare_threes(st: Table, seat: int, keep: int | None = None) -> Table:
         hands=replaced(st.hands, seat, tuple(sorted(cards))),
         stock=stock,
         threes=replaced(st.threes, side, threes),
+        **({"last_three": seat} if ends else {}),
     )
-    return _shown_turn_card(st, after)
+    after = _shown_turn_card(st, after)
+    return _over(after) if ends else after
 
 
 def _over(
@@ -412,6 +423,8 @@ def _discard(st: Table, seat: int, code: int) -> Table:
             # Spec §3.5.11.4 H3: the opener's held three goes down after the discard (and
             # after the talon, TL9).
             st = declare_threes(st, seat)
+            if st.phase == OVER:
+                return st  # its replacement, a three, was the last stock card (H4)
     if not st.stock and variant.stock_out_ends_after_turn:
         return _over(st, changes=changes)
     return begin_turn(st, (seat + 1) % variant.players, changes)
