@@ -103,3 +103,22 @@ def test_a_three_may_be_held_only_by_a_side_that_has_not_opened() -> None:
             held[seat] += _threes(world, seat)
     assert held[2] == 0
     assert held[1] > 20 and held[3] > 20
+
+
+def test_threes_not_laid_out_yet_are_dealt_where_they_may_stay() -> None:
+    """D3 first_turn: the threes of the seats that have not played yet are still in their
+    hands, and the seat to move (which laid its own out) holds none. With hands of 26 and
+    two stock cards, hands dealt in turn often left the seat to move a three it cannot
+    hold: sampling for seats 1 and 2 failed with PositionError for 10 of these 40 seeds
+    each. The threes now go first, each to a place that may hold it."""
+    config = {"variant": "modern-american", "hand_size": 26, "red_three_declare": "first_turn"}
+    state = canasta.new_game(config, seed=170073, dealer=2).play("draw meld:882 add:8+2")
+    assert state.to_move == 3 and state.stock_size == 2
+    threes = [sum(1 for c in state.hand(seat) if c.rank == "3") for seat in range(4)]
+    assert threes[3] == 0 and sum(threes) >= 5
+    for seat in range(3):
+        observation = state.observe(seat)
+        for seed in range(40):
+            sampled = canasta.sample_state(observation, random.Random(seed))
+            assert sampled.observe(seat) == observation
+            assert not any(c.rank == "3" for c in sampled.hand(3))

@@ -278,9 +278,11 @@ def _deal(
     room = {s: free[s] if may_hold_threes(s) else int(may_keep_a_three(s)) for s in dealt}
     placed: dict[int, list[int]] = {s: [] for s in dealt}
     club = template.club
-    if any(0 < room[s] < free[s] for s in dealt):
-        # A hand that may take one three must not leave the others a three they cannot
-        # take: the threes are placed first, each where a free place holds it.
+    # Where some hands may take threes and others may not (or only one), hands dealt in
+    # turn could leave the last ones a three they cannot take: the threes are placed
+    # first, each where a free place holds it, and the hands then take no more.
+    preplaced = any(room[s] for s in dealt) and any(room[s] < free[s] for s in dealt)
+    if preplaced:
         elsewhere = obs.stock_size - len(top)
         if club is not None and club.talons:
             elsewhere += sum(
@@ -295,7 +297,7 @@ def _deal(
             hands.append(fixed[seat])
         else:
             known = [c.code for c in obs.known[seat]] + placed[seat]
-            any_card = room[seat] == free[seat]
+            any_card = room[seat] == free[seat] and not preplaced
             allowed = (lambda c: True) if any_card else (lambda c: c not in laid_out)
             extra = take(size - len(known), allowed, f"seat {seat}'s hand")
             hands.append(tuple(sorted(known + extra)))
