@@ -8,7 +8,7 @@ Nothing here changes a table; `plays`, `pile` and `legality` decide with these f
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Container, Sequence
+from collections.abc import Container, Iterable, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
@@ -61,6 +61,10 @@ def lay_off_target(
     return target
 
 
+#: No rank closed.
+_NONE_CLOSED: frozenset[int] = frozenset()
+
+
 def closed_ranks(st: Table) -> frozenset[int]:
     """Ranks closed by a natural canasta of either side, where they exist."""
     # Spec §3.5.3.
@@ -70,21 +74,15 @@ def closed_ranks(st: Table) -> frozenset[int]:
     last_melds, last_closed = _LAST_CLOSED[0]
     if melds is last_melds:
         return last_closed
-    closed = frozenset(
-        m.rank
-        for side in melds
-        for m in side
-        if m.is_canasta and m.is_natural and m.rank not in (WILD_RANK, THREE)
-    )
+    closed = closed_after(_NONE_CLOSED, [m for side in melds for m in side])
     _LAST_CLOSED[0] = (melds, closed)
     return closed
 
 
-def closed_after(closed: frozenset[int], melds: tuple[Meld, ...]) -> frozenset[int]:
-    """The ranks ``closed`` once the side to move has ``melds`` after a play, which may
-    have completed a natural canasta: that closes its rank for the rest of the turn too
-    (where ranks close at all: the caller asks only there, and only for melds that a
-    play changed)."""
+def closed_after(closed: frozenset[int], melds: Iterable[Meld]) -> frozenset[int]:
+    """The ranks ``closed`` and those of the natural canastas among ``melds``: after a
+    play, one it completed closes its rank for the rest of the turn too (where ranks close
+    at all: the callers ask only there)."""
     # Spec §3.5.3, D28: a natural canasta completed in this turn takes no more cards, even
     # where a meld may grow past its size to go out.
     completed = [
