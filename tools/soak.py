@@ -115,7 +115,12 @@ def _check(condition: bool, what: str) -> None:
         raise SoakFailure(what)
 
 
-@functools.cache
+#: Variants whose action space and encoder are kept: each holds about half a megabyte, and
+#: with random options nearly every deal has a variant of its own.
+_LEARNING_KEPT = 16
+
+
+@functools.lru_cache(maxsize=_LEARNING_KEPT)
 def _learning(variant: Variant) -> tuple[ActionSpace, ObservationEncoder, Callable[..., bool]]:
     """The variant's action space and encoder (lists of floats: the core has no NumPy),
     and a test that a vector lies within the encoder's bounds."""
