@@ -96,6 +96,15 @@ def closed_after(closed: frozenset[int], melds: Iterable[Meld]) -> frozenset[int
     return closed.union(completed) if completed else closed
 
 
+def closed_with(st: Table, melds: tuple[Meld, ...]) -> frozenset[int]:
+    """The ranks closed once the side to move has ``melds`` (its melds now, or after a
+    play, which may have completed a natural canasta)."""
+    ctx = context(st)
+    if melds is ctx.melds or not st.variant.closes_ranks:
+        return ctx.closed
+    return closed_after(ctx.closed, melds)
+
+
 #: The melds `closed_ranks` read last and its answer. The tables of a deal share their
 #: melds until a meld changes, and every position's context asks (Modern American, where
 #: ranks close): one entry answers most of them. The melds are immutable, so the same
@@ -321,10 +330,7 @@ def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> boo
     orphans = 0 if black >= 3 or paired else black
     if orphans > 1:
         return True
-    ctx = context(st)
-    closed = ctx.closed
-    if melds is not ctx.melds and variant.closes_ranks:
-        closed = closed_after(closed, melds)
+    closed = closed_with(st, melds)
     ranks = {m.rank for m in melds}
     wilds = counts[TWO] + counts[JOKER_RANK]
     # Enough canastas within reach: each meld that can still become one needs its missing
@@ -390,10 +396,7 @@ def query(
     """The look-ahead's question for the player to move, with ``counts`` in hand and the
     side's ``melds``, in ``turn``: can it reach ``goal`` this turn?"""
     variant = st.variant
-    ctx = context(st)
-    closed = ctx.closed
-    if melds is not ctx.melds and variant.closes_ranks:
-        closed = closed_after(closed, melds)
+    closed = closed_with(st, melds)
     # One pass over the melds (a query is built for every candidate move that needs the
     # look-ahead): by rank, the meld that can still grow (`growable`) and the first one.
     cap = variant.max_meld_size
