@@ -152,6 +152,48 @@ def test_waiting_cards_need_an_unopened_side() -> None:
         GameState.from_dict(position)
 
 
+def _concealed_below_the_minimum() -> dict[str, Any]:
+    """A deal over: South went out concealed with 55, below the minimum of 120 (EX-24)."""
+    start = GameState.from_dict(
+        {
+            "variant": "classic",
+            "scores": [3000, 0],
+            "phase": "play",
+            "to_move": 2,
+            "hands": ["7C 5H 6H", "7D 5D 6S", "4S 4S 4H 4H 4D 4D 4C 5S 5H 5D 5C 6C", "7H 5S 6D"],
+            "pile": "9S",
+            "stock": "TS TH TD",
+        }
+    )
+    end = start.play("meld:4444444 meld:5555 discard:6C")
+    assert end.went_out == 2 and end.outcome() is not None
+    return end.to_dict()
+
+
+def test_a_concealed_going_out_below_the_minimum_reads_back() -> None:
+    # D12: the side never opened, yet its melds are on the table when the deal ends.
+    position = _concealed_below_the_minimum()
+    assert position["opened"] == [False, False] and position["concealed"] is True
+    assert GameState.from_dict(position).to_dict() == position
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"concealed": False},  # going out not concealed needs the minimum
+        {"variant": {"variant": "classic", "concealed_exempt_from_minimum": False}},
+        {"melds": [["4S 4S 4H 4H 4D 4D 4C", "5S 5H 5D"], []], "hands": None},
+    ],
+)
+def test_unopened_melds_at_the_end_need_a_concealed_going_out(changes: dict[str, Any]) -> None:
+    position = _concealed_below_the_minimum()
+    if "hands" in changes:
+        # The melds no longer match the turn's groups; the card left over joins a hand.
+        changes = {**changes, "hands": [*position["hands"][:3], position["hands"][3] + " 5C"]}
+    with pytest.raises(PositionError, match="opened"):
+        GameState.from_dict({**position, **changes})
+
+
 def test_every_accepted_position_reads_back_equal() -> None:
     state = GameState.from_dict(
         {**POSITION, "hands": ["KH KD KS AC AD AH 5C 6D", "4C", "4D", "4H"]}

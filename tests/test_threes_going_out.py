@@ -178,6 +178,9 @@ def test_ex24_concealed_below_the_minimum(exempt: bool) -> None:
     if exempt:
         state = play(state, "meld:4S4S4H4H4D4D4C", "meld:5S5H5D5C", "discard:6C")
         went_out(state, 2, concealed=True)
+        # The side never opened, yet has melds: the final position still reads back.
+        assert state.to_dict()["opened"] == [False, False]
+        assert canasta.GameState.from_dict(state.to_dict()) == state
     else:
         assert_illegal(state, "meld:4S4S4H4H4D4D4C")
         assert_illegal(state, "meld:5S5H5D5C")

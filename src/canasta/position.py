@@ -700,20 +700,26 @@ def _check_special(variant: Variant, special: Any, hand: tuple[int, ...]) -> Non
 def _check_opening_melds(table: Table) -> None:
     """A side that has not opened has melds only in the middle of its opening turn: then
     they are exactly the groups the player made this turn (the player to move, or in the
-    answer phase the player's partner, who answers for the same melds)."""
-    # Spec §2.8; §2.11: a player who took the pile may ask before melding more.
+    answer phase the player's partner, who answers for the same melds). Or the deal is
+    over and they are the groups with which that player went out concealed, where a
+    concealed going out is exempt from the minimum."""
+    # Spec §2.8; §2.11: a player who took the pile may ask before melding more; D12.
     made = sorted((g.rank, g.naturals, g.wilds) for g in table.turn.groups)
+    mover = table.to_move
+    phases: tuple[str, ...] = (PLAY, ANSWER)
+    if table.phase == OVER and table.concealed and table.variant.concealed_exempt:
+        mover, phases = table.went_out, (OVER,)
     for side, melds in enumerate(table.melds):
         if not melds or table.opened[side]:
             continue
-        mover = table.to_move
         if (
-            table.phase not in (PLAY, ANSWER)
+            table.phase not in phases
             or mover is None
             or table.meld_side(mover) != side
             or sorted((m.rank, m.naturals, m.wilds) for m in melds) != made
         ):
             raise _fail(
                 f"opened[{side}] is false, but side {side} has melds that are not the "
-                "groups of an opening the player to move is making this turn"
+                "groups of an opening the player to move is making this turn (or, the "
+                "deal over, of a concealed going out exempt from the minimum)"
             )
