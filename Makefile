@@ -13,7 +13,8 @@ FUZZ_STAMP := $(VENV)/.fuzz-installed
 FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .fuzz
 # make soak: CPU seconds of random play with every invariant checked after every move,
-# and more options of tools/soak.py (SOAK_ARGS=--random-options: random house rules).
+# and more options of tools/soak.py (SOAK_ARGS=--random-options: random house rules;
+# --matches: whole matches).
 SOAK_SECONDS ?= 300
 SOAK_ARGS ?=
 RL_STAMP := $(VENV)/.installed-rl

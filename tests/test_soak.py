@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import pytest
 
 import canasta
@@ -71,6 +72,30 @@ def test_the_soak_counts_set_aside_talons() -> None:
     taken = state.play("expose:3 draw meld:AA* meld:666 meld:KK2 discard:J")
     assert taken.to_dict()["talons"]["4"] is None
     assert soak.cards_on_table(taken) == deck
+
+
+def test_matches_under_random_options() -> None:
+    """``--matches``: a match each, its deals checked like single deals, and the match
+    after each deal (seed 2: one of them lasts two deals, the other one)."""
+    tally = soak.soak(
+        ["classic-2p", "modern-american"], seed=2, deals=1, matches=True, options=True
+    )
+    assert tally.failures == []
+    assert tally.matches == 2 and tally.records == 2 and tally.deals == 3
+    assert tally.round_trips == tally.moves + tally.deals  # each deal checked from its start
+
+
+def test_the_soak_notices_match_scores_that_are_not_the_deals_sum() -> None:
+    start = canasta.Match.new(canasta.variants.get("classic-2p", target_score=5), seed=1)
+    match, final = start, start.state
+    while not match.deals:
+        move = match.legal_moves()[0]
+        final = match.state.apply(move)
+        match = match.apply(move)
+    soak._check_deal_end(match, final)
+    wrong = attrs.evolve(match, scores=tuple(score + 5 for score in match.scores))
+    with pytest.raises(soak.SoakFailure, match="sum of the deals"):
+        soak._check_deal_end(wrong, final)
 
 
 def test_the_soak_notices_a_missing_card() -> None:

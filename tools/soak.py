@@ -25,14 +25,26 @@ variant's options (``Variant.option_specs()``: each option changed with probabil
 ``OPTION_CHANCE``, a combination the variant refuses drawn again), from random scores
 before the deal and a random dealer: the combinations no registered variant plays.
 
+With ``--matches`` it plays matches (``canasta.Match``) instead of single deals, to a
+target score drawn from ``TARGETS`` (random play seldom reaches 5000), at most
+``MATCH_DEALS`` deals each, every state checked as above, and at the end of each deal:
+
+- the finished deal's record in the match holds its moves, dealer and scores before it,
+  and the outcome of its final state;
+- the match scores are the sum of the deals' scores, the next deal starts from them with
+  the next dealer, and the match is over exactly when ``decide_winner`` (or a special
+  hand that wins the game) says so;
+- the match's record reads back to the same match.
+
 Usage: ``python tools/soak.py [--seconds S] [--deals N] [--seed S] [--variants a,b]
-[--random-options]``. A failure prints the variant (its config under random options), the
-seed and the moves (a replay line) and the run exits 1.
+[--random-options] [--matches]``. A failure prints the variant (its config under random
+options), the seed and the moves (a replay line) and the run exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import operator
 import random
@@ -46,6 +58,7 @@ import attrs
 
 import canasta
 from canasta import GameState, IllegalMoveError, VariantError, records, sample_state
+from canasta.match import decide_winner
 from canasta.rl import ActionSpace, ObservationEncoder
 from canasta.testing import candidate_moves
 from canasta.variants import OptionSpec, Variant
@@ -61,6 +74,9 @@ OPTION_TRIES = 100
 #: With random options: the sides' scores before the deal are drawn from these (they set
 #: the initial-meld minimums, and the minimum of a negative score).
 SCORES = (-500, 0, 1495, 1500, 2995, 3000, 4995, 5000)
+#: With ``--matches``: the target scores drawn, and the deals a match may last.
+TARGETS = (5, 300, 1000, 2500)
+MATCH_DEALS = 12
 
 
 class SoakFailure(AssertionError):
@@ -77,15 +93,21 @@ class Tally:
     round_trips: int = 0
     observations: int = 0
     records: int = 0
+    matches: int = 0
     failures: list[str] = attrs.Factory(list)
 
     def line(self) -> str:
-        return (
-            f"{self.deals} deals, {self.moves} moves, {self.unlisted_rejected} unlisted moves "
-            f"rejected, {self.round_trips} position round trips, {self.observations} "
-            f"observations compared, {self.records} records read back, "
-            f"{len(self.failures)} failures"
-        )
+        parts = [f"{self.matches} matches"] if self.matches else []
+        parts += [
+            f"{self.deals} deals",
+            f"{self.moves} moves",
+            f"{self.unlisted_rejected} unlisted moves rejected",
+            f"{self.round_trips} position round trips",
+            f"{self.observations} observations compared",
+            f"{self.records} records read back",
+            f"{len(self.failures)} failures",
+        ]
+        return ", ".join(parts)
 
 
 def deck_of(variant: canasta.Variant) -> Counter[str]:
@@ -267,6 +289,77 @@ def soak_deal(variant: str, seed: int, tally: Tally, *, options: bool = False) -
     tally.deals += 1
 
 
+def soak_match(variant: str, seed: int, tally: Tally, *, options: bool = False) -> None:
+    """Play one match of ``variant`` from ``seed`` (with ``options``, under random options),
+    checking every state and every deal's end (see the module docstring); raise
+    SoakFailure."""
+    rng = random.Random(seed)
+    rules = canasta.variants.get(variant)
+    if options:
+        rules = random_options(rules, rng)
+    with contextlib.suppress(VariantError):  # a variant of fixed target keeps its own
+        rules = rules.with_options({"target_score": rng.choice(TARGETS)})
+    played: list[str] = []
+    try:
+        match = canasta.Match.new(rules, seed=seed)
+        deck = deck_of(rules)
+        while not match.is_over and len(match.deals) < MATCH_DEALS:
+            state = match.state
+            if not state.history():
+                check_state(state, deck, tally, rng)
+            move = rng.choice(match.legal_moves())
+            after = state.apply(move)
+            match = match.apply(move)
+            played.append(str(move))
+            tally.moves += 1
+            check_state(after, deck, tally, rng)
+            if after.is_over:
+                check_outcome(after)
+                _check_deal_end(match, after)
+                tally.deals += 1
+            else:
+                _check(match.state == after, f"the match's state after {move} differs")
+        _check(records.loads(records.dumps(match)) == match, "the match's record differs")
+        tally.records += 1
+    except Exception as failure:
+        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
+        raise SoakFailure(
+            f"{variant} match seed {seed}: {what}\n  replay: "
+            f"canasta.Match.new({rules.to_config()!r}, seed={seed}).play({' '.join(played)!r})"
+        ) from failure
+    tally.matches += 1
+
+
+def _check_deal_end(match: canasta.Match, final: GameState) -> None:
+    """The match after ``final``, the end of its last deal (see the module docstring)."""
+    deal = match.deals[-1]
+    outcome = final.outcome()
+    _check(deal.outcome == outcome, "the deal's outcome in the match differs")
+    _check(
+        deal.moves == tuple(event.move for event in final.history())
+        and deal.dealer == final.dealer
+        and deal.scores == final.scores,
+        "the match's record of the deal differs from the deal",
+    )
+    totals = [0] * match.variant.sides
+    for earlier in match.deals:
+        assert earlier.outcome is not None  # a finished deal
+        totals = [a + b for a, b in zip(totals, earlier.outcome.scores, strict=True)]
+    _check(list(match.scores) == totals, "the match scores are not the sum of the deals'")
+    winner = decide_winner(match.variant, match.scores)
+    if outcome is not None and outcome.special_hand is None:
+        _check(match.winner == winner, f"the match's winner is {match.winner}, not {winner}")
+    _check(match.is_over == (match.winner is not None), "over without a winner, or the reverse")
+    if not match.is_over:
+        start = match.state
+        _check(
+            not start.history()
+            and start.scores == match.scores
+            and start.dealer == (final.dealer + 1) % match.variant.players,
+            "the next deal does not start from the match scores with the next dealer",
+        )
+
+
 def soak(
     names: Sequence[str],
     *,
@@ -274,11 +367,13 @@ def soak(
     deals: int | None = None,
     seconds: float | None = None,
     options: bool = False,
+    matches: bool = False,
     report: Callable[[str], None] = print,
 ) -> Tally:
-    """Deal after deal of each variant in turn (``options``: under random options), until
-    ``deals`` per variant are played or ``seconds`` of CPU time are spent; failures are
-    collected in the tally."""
+    """Deal after deal of each variant in turn (``options``: under random options;
+    ``matches``: a match each instead of a deal), until ``deals`` per variant are played or
+    ``seconds`` of CPU time are spent; failures are collected in the tally."""
+    play = soak_match if matches else soak_deal
     tally = Tally()
     started = time.process_time()
     for round_ in range(deals if deals is not None else sys.maxsize):
@@ -286,7 +381,7 @@ def soak(
             if seconds is not None and time.process_time() - started >= seconds:
                 return tally
             try:
-                soak_deal(name, seed + round_, tally, options=options)
+                play(name, seed + round_, tally, options=options)
             except SoakFailure as failure:
                 tally.failures.append(str(failure))
                 report(f"FAIL {failure}")
@@ -296,7 +391,9 @@ def soak(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=300.0, help="CPU seconds (300)")
-    parser.add_argument("--deals", type=int, default=None, help="deals per variant (no bound)")
+    parser.add_argument(
+        "--deals", type=int, default=None, help="deals (matches) per variant (no bound)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (0)")
     parser.add_argument("--variants", default="", help="comma-separated (default: all)")
     parser.add_argument(
@@ -304,15 +401,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="each deal under random options, scores and dealer",
     )
+    parser.add_argument(
+        "--matches",
+        action="store_true",
+        help=f"matches of up to {MATCH_DEALS} deals instead of single deals",
+    )
     args = parser.parse_args(argv)
     names = [n for n in args.variants.split(",") if n] or list(canasta.variants.names())
     started = time.process_time()
     tally = soak(
-        names, seed=args.seed, deals=args.deals, seconds=args.seconds, options=args.random_options
+        names,
+        seed=args.seed,
+        deals=args.deals,
+        seconds=args.seconds,
+        options=args.random_options,
+        matches=args.matches,
     )
     cpu = time.process_time() - started
-    under = ", random options" if args.random_options else ""
-    print(f"soak of {len(names)} variants ({', '.join(names)}{under}): {tally.line()}")
+    under = (", random options" if args.random_options else "") + (
+        ", matches" if args.matches else ""
+    )
+    print(f"soak of {len(names)} variants ({', '.join(names)}){under}: {tally.line()}")
     print(f"CPU time: {cpu:.1f} s")
     return 1 if tally.failures else 0
 
