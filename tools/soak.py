@@ -227,7 +227,10 @@ def option_value(spec: OptionSpec, default: Any, rng: random.Random) -> Any:
         return [[score, rng.randrange(0, 200, 5)] for score in thresholds]
     if spec.kind == "ints":
         return [rng.randrange(0, 2 * max(value, 50), 5) for value in default]
-    return default  # "values": points by name, names the kind does not list
+    assert spec.kind == "values", spec
+    # Points for a few of the names (those of another special-hand set are refused).
+    names = rng.sample(spec.choices, rng.randint(1, min(3, len(spec.choices))))
+    return {name: rng.randrange(0, 10_000, 50) for name in names}
 
 
 def random_options(variant: Variant, rng: random.Random) -> Variant:

@@ -124,6 +124,10 @@ SETS: dict[str, tuple[tuple[str, int, _Test], ...]] = {
 GAME_WINNING = frozenset({"dream hand plus 4", "dream hand plus 5"})
 
 
+#: The names of the hands of every set, each once (in the sets' order).
+ALL_HAND_NAMES = tuple(dict.fromkeys(name for hands in SETS.values() for name, _, _ in hands))
+
+
 def hand_names(hand_set: str) -> tuple[str, ...]:
     """The names of the hands of ``hand_set``, in the table's order."""
     return tuple(name for name, _points, _test in SETS[hand_set])

@@ -97,7 +97,8 @@ class OptionSpec:
     ``kind`` is ``"int"`` (from ``low`` to ``high``; ``high`` None = no upper bound),
     ``"bool"``, ``"choice"`` (one of ``choices``), ``"table"`` (sorted
     ``[score, minimum]`` pairs), ``"ints"`` (a list of integers at least 0) or
-    ``"values"`` (a mapping of names to points, at least 0).
+    ``"values"`` (a mapping of names to points, at least 0; ``choices`` lists the names,
+    some of which other options may rule out).
     """
 
     kind: str
@@ -296,13 +297,14 @@ def ints_field(default: tuple[int, ...]) -> Any:
     )
 
 
-def values_field() -> Any:
-    """An option mapping names to points; empty by default (written as a mapping)."""
+def values_field(names: tuple[str, ...]) -> Any:
+    """An option mapping some of ``names`` to points; empty by default (written as a
+    mapping)."""
     return attrs.field(
         default=(),
         converter=_to_values,
         validator=_check_values,
-        metadata=_spec("values", ()),
+        metadata=_spec("values", (), choices=names),
     )
 
 

@@ -32,7 +32,7 @@ from canasta.table import (
     Table,
     score_lines,
 )
-from canasta.variants._special_hands import classify, hand_names
+from canasta.variants._special_hands import ALL_HAND_NAMES, classify, hand_names
 from canasta.variants.base import (
     CLEAN3,
     HAND_CANASTA,
@@ -93,7 +93,7 @@ class ModernAmericanVariant(Variant):
     mac_turn_card: bool = bool_field(False)
     mac_special_hands: bool = bool_field(False)
     mac_special_hand_set: str = choice_field("pagat", "cla")  # D34
-    mac_special_hand_values: tuple[tuple[str, int], ...] = values_field()  # D34
+    mac_special_hand_values: tuple[tuple[str, int], ...] = values_field(ALL_HAND_NAMES)  # D34
     mac_wild_pairs_wild: str = choice_field("twos_or_jokers", "twos_only")  # D35
     mac_special_hand_courtesy: bool = bool_field(False)  # D36
     # H7: follows mac_special_hands unless set (see `with_options`).
