@@ -315,6 +315,17 @@ def waiting_cards(st: Table, waiting: tuple[int, ...]) -> int:
     return sum(1 for c in waiting if c not in st.variant.laid_out_threes)
 
 
+def joined(st: Table, counts: list[int], waiting: tuple[int, ...]) -> list[int]:
+    """``counts`` (a hand by rank) with the pile's ``waiting`` cards that join the hand
+    once the initial meld is complete (as `waiting_cards` counts them)."""
+    every = counts.copy()
+    laid = st.variant.laid_out_threes
+    for code in waiting:
+        if code not in laid:
+            every[code >> 2] += 1
+    return every
+
+
 def out_impossible(st: Table, counts: list[int], melds: tuple[Meld, ...]) -> bool:
     """A cheap necessary condition for going out: at most one card that no meld can take,
     and enough canastas within reach.

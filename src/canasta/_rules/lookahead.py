@@ -51,6 +51,14 @@ _RANK_INDICES = range(JOKER_RANK + 1)
 #: Goals of the search.
 OPEN, OUT = 0, 1
 
+#: A flag beside the content flags, set by a play of two cards or more (`_rank`, `_puts`):
+#: where the pile's waiting cards let an opening leave no card of the hand's own, the
+#: opening's last play must be one (the plays before it keep two cards in hand). Never
+#: passed to the variant's `opening_done`.
+_BIG_PLAY = 1 << 10
+#: The content flags, without `_BIG_PLAY`.
+_CONTENT = _BIG_PLAY - 1
+
 #: A value above every minimum, to ask whether the content rule alone can be met.
 _UNBOUNDED = 1 << 30
 #: More wild cards than any hand holds.
@@ -94,6 +102,22 @@ def feasible(variant: Variant, query: Query) -> bool:
     return _feasible(variant, query)
 
 
+def going_out_may_open(variant: Variant, query: Query) -> bool:
+    """Could going out this turn complete the initial meld where
+    `reachable_without_going_out` finds no way (``query.goal`` is ``OPEN``)?"""
+    # Going out completes the opening if it meets the minimum. Beyond the search of
+    # `reachable_without_going_out`, that adds paths only with black threes, which are
+    # melded and counted only then (spec §2.6, §2.8), or with a meld past the size cap
+    # (D28).
+    return bool(query.counts[THREE]) or _may_pass_cap(variant, query)
+
+
+def reachable_without_going_out(variant: Variant, query: Query) -> bool:
+    """Can the player complete the initial meld this turn and keep cards in hand
+    (``query.goal`` is ``OPEN``)? `feasible` also counts the ways that go out."""
+    return _search(variant, query, concealed_only=False)
+
+
 def _feasible(variant: Variant, q: Query) -> bool:
     # Not memoised by query: a question seldom repeats (4% of them in classic random
     # play, 7% in Modern American), and a cache of them hashes every query, a deep tuple,
@@ -102,10 +126,7 @@ def _feasible(variant: Variant, q: Query) -> bool:
     if q.goal == OPEN:
         if _search(variant, q, concealed_only=False):
             return True
-        # Going out this turn also completes the opening if it meets the minimum. Beyond
-        # the search above, that adds paths only with black threes, which are melded and
-        # counted only then (spec §2.6, §2.8), or with a meld past the size cap (D28).
-        if q.counts[THREE] or _may_pass_cap(variant, q):
+        if going_out_may_open(variant, q):
             return _feasible(variant, q._replace(goal=OUT))
         # D12: a concealed going out may skip the minimum.
         return bool(q.concealed and variant.concealed_exempt and not q.no_out) and _search(
@@ -175,14 +196,15 @@ class _Rank(NamedTuple):
 #: `_rank`'s answers by variant and search mode, then by (rank, count, meld, may start,
 #: group): searches of many positions share them. Dicts, not a cache on `_rank`, so a
 #: search hashes the variant once, not once per rank.
-_RANKS: dict[tuple[Variant, tuple[bool, bool, bool, int]], dict[tuple[object, ...], _Rank]] = {}
+#: A search mode: opening, concealed only, going out, the most wilds a placement takes,
+#: and whether plays of two cards or more are marked (`_BIG_PLAY`).
+_Mode = tuple[bool, bool, bool, int, bool]
+_RANKS: dict[tuple[Variant, _Mode], dict[tuple[object, ...], _Rank]] = {}
 #: Entries kept per variant and mode, and (variant, mode) pairs kept, before starting afresh.
 _RANKS_KEPT, _MODES_KEPT = 1 << 14, 1 << 8
 
 
-def _ranks_of(
-    variant: Variant, mode: tuple[bool, bool, bool, int]
-) -> dict[tuple[object, ...], _Rank]:
+def _ranks_of(variant: Variant, mode: _Mode) -> dict[tuple[object, ...], _Rank]:
     """The known `_rank` answers for ``variant`` and ``mode``."""
     known = _RANKS.get((variant, mode))
     if known is None:
@@ -201,14 +223,14 @@ def _rank(
     meld: tuple[int, int] | None,
     new_ok: bool,
     group: tuple[int, int, bool] | None,
-    mode: tuple[bool, bool, bool, int],
+    mode: _Mode,
 ) -> _Rank:
     """The placements on ``rank``: ``mode`` holds the search's flags (opening, concealed
     only, going out) and the most wild cards a placement may take.
 
     They depend on the rank's cards and meld alone, so searches of many positions share them.
     """
-    opening, concealed_only, out, wilds = mode
+    opening, concealed_only, out, wilds, marks_big = mode
     # What every placement of the rank shares, worked out once: the meld it goes on (if
     # any), the player's own group of the rank this turn.
     may_meld = meld is not None or new_ok
@@ -247,6 +269,8 @@ def _rank(
                 continue
             completed = 1 if size0 + k + w >= CANASTA_SIZE > size0 else 0
             got = group_flags(rank, gn + k, gw + w, from_hand) if own else 0
+            if marks_big and k + w >= 2:
+                got |= _BIG_PLAY
         value = k * value_each
         options.append((k, w, completed, got, value))
         flags.add(got)
@@ -308,11 +332,15 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # The most wild cards a placement may take. Spec §3.5.3 [LIB]: none while an incomplete
     # wild meld blocks them (once the opening is complete).
     wilds_blocked = not opening_now and _wild_incomplete(q) and variant.wild_meld_blocks_wilds
+    keeps = q.keeps  # 2, or 1 while a talon will fill the hand (spec §3.5.11.1 TL7)
+    # Where waiting pile cards join the hand (spec §2.8), it may keep none of its own.
+    marks_big = not keeps and not out
     mode = (
         opening_now,
         concealed_only,
         out,
         0 if wilds_blocked else min(wilds, variant.max_wilds_per_meld),
+        marks_big,
     )
     ranks: list[int] = []  # the ranks searched
     rests: list[int] = []  # their naturals in hand
@@ -380,7 +408,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         return False
     wild_meld_open = q.wild_meld is not None or q.new_wild_ok
     size0 = q.wild_meld or 0
-    puts = _puts(variant, size0, wilds, wild_group) if wild_meld_open else ()
+    puts = _puts(variant, size0, wilds, wild_group, marks_big) if wild_meld_open else ()
     if (
         opening is not None
         and not variant.opening_done(_UNBOUNDED, need, 0)
@@ -391,7 +419,6 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     required = variant.canastas_to_go_out
     blocks_out = variant.wild_meld_blocks_going_out
     no_out, no_discard = q.no_out, q.no_discard
-    keeps = q.keeps  # 2, or 1 while a talon will fill the hand (spec §3.5.11.1 TL7)
     # Going out: the cards left out may be none (no discard) or one, and the canastas still
     # missing come from the ranks or (one, for the wilds it lacks) from the wild meld.
     spare = 0 if no_discard else 1
@@ -427,7 +454,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             and not (blocks_out and incomplete)
             and hand_size - kept >= 2
         )
-        done = opening is None or variant.opening_done(have + value, need, flags)
+        done = opening is None or variant.opening_done(have + value, need, flags & _CONTENT)
         if out:
             if no_discard:
                 if cards_left or needs_discard:
@@ -435,9 +462,12 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             elif cards_left > 1 or (needs_discard and cards_left != 1):
                 return False
             return may_out and done and not (concealed_only and not flags & OWN_CANASTA)
-        # The hand keeps 2 cards (1 with a talon due) unless the player may go out (spec §2.9).
+        # The hand keeps 2 cards (1 with a talon due, none of its own with 2 waiting cards
+        # to join it, the last play then of 2 cards or more) unless the player may go out
+        # (spec §2.9).
         return done and (
-            cards_left >= keeps or (may_out and (cards_left == 1 or not needs_discard))
+            (cards_left >= keeps and bool(cards_left or flags & _BIG_PLAY))
+            or (may_out and (cards_left == 1 or not needs_discard))
         )
 
     def walk(
@@ -550,17 +580,27 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
 
 @lru_cache(maxsize=1 << 10)
 def _puts(
-    variant: Variant, size0: int, wilds: int, group: tuple[int, int, bool] | None
+    variant: Variant,
+    size0: int,
+    wilds: int,
+    group: tuple[int, int, bool] | None,
+    marks_big: bool,
 ) -> tuple[tuple[int, int, int], ...]:
     """The wild cards a wild meld of ``size0`` cards (0: none yet) can take at once from
     ``wilds`` in hand, by number: its size after, and the flags of the player's group of
-    wild cards this turn (``group``, None if the player has none) with them. (Every search
-    asks, for few distinct sizes and hands.)"""
+    wild cards this turn (``group``, None if the player has none) with them, and
+    `_BIG_PLAY` for two cards or more where ``marks_big``. (Every search asks, for few
+    distinct sizes and hands.)"""
     # Spec §3.5.4, [LIB] §2.8: a wild meld started this turn and completed later in the turn
     # is a canasta laid from hand, like one laid at once.
     own, from_hand = (group[1], group[2]) if group is not None else (0, not size0)
     return tuple(
-        (put, size0 + put, group_flags(TWO, 0, own + put, from_hand))
+        (
+            put,
+            size0 + put,
+            group_flags(TWO, 0, own + put, from_hand)
+            | (_BIG_PLAY if marks_big and put >= 2 else 0),
+        )
         for put in range(1, wilds + 1)
         if variant.wild_meld_reason(size0, put) is None
     )
@@ -584,7 +624,7 @@ def _content_reachable(
     if wild_meld:
         for own in (WILD_MELD, WILD_MELD | HAND_CANASTA | OWN_CANASTA):
             reachable |= {f | own for f in reachable}
-    return any(variant.opening_done(_UNBOUNDED, need, f) for f in reachable)
+    return any(variant.opening_done(_UNBOUNDED, need, f & _CONTENT) for f in reachable)
 
 
 @cache

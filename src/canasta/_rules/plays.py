@@ -25,6 +25,7 @@ from canasta._rules.facts import (
     concealed_possible,
     context,
     group,
+    joined,
     lay_off_target,
     may_go_out,
     new_ok,
@@ -37,9 +38,9 @@ from canasta._rules.facts import (
     waiting_cards,
     with_group,
 )
-from canasta.cards import JOKER, JOKER_RANK, RANK_VALUES, THREE, TWO, card_value
+from canasta.cards import JOKER, JOKER_RANK, NATURAL_RANKS, RANK_VALUES, THREE, TWO, card_value
 from canasta.errors import IllegalReason as R
-from canasta.table import NEW_TURN, WILD_RANK, Meld, Table, Turn, evolved
+from canasta.table import NEW_TURN, PLAY, WILD_RANK, Meld, Table, Turn, evolved
 from canasta.variants.base import Variant
 
 #: From this many cards in hand, an opening search is worth a quick test first
@@ -293,19 +294,145 @@ def play_turn(st: Table, play: Play) -> Turn:
     return evolved(turn, changes)
 
 
-def after_reason(st: Table, ctx: Context, play: Play) -> R | None:
+#: The positions after plays that `_continues` has judged in one search, by their counts,
+#: melds and turn: whether a play can follow.
+Seen = dict[tuple[object, ...], bool]
+
+
+def after_reason(st: Table, ctx: Context, play: Play, seen: Seen | None = None) -> R | None:
     """The checks that look at the position after ``play``: the
-    hand left, the initial meld still reachable, going out still possible when due."""
+    hand left, the initial meld still reachable, going out still possible when due
+    (``seen``: for the searches of `_continues`, which ask this again)."""
     # Spec §2.8, §2.9, §2.11.
     if play.kind == "take":
         return take_after_reason(st, ctx.opened, play)
     hand_after = play.hand_after
     if ctx.opened and not play.obliged and hand_after >= 2:
         return None  # nothing below can fail: skip building the position after
-    reason = _after_position_reason(st, ctx, play, hand_after)
+    reason = _after_position_reason(st, ctx, play, hand_after, seen)
     if play.rank == THREE and play.kind == "meld" and reason in (R.MUST_GO_OUT, R.HAND_SIZE):
         return R.BLACK_THREES  # spec §2.6: only in the turn the player goes out
     return reason
+
+
+def _waiting_reason(
+    st: Table,
+    ctx: Context,
+    play: Play,
+    counts_after: list[int],
+    melds_after: tuple[Meld, ...],
+    turn_after: Turn,
+    in_hand: bool,
+    seen: Seen | None,
+) -> R | None:
+    """`after_reason` for a play after which pile cards still wait to join the hand, the
+    initial meld incomplete (the pickup's turn), and two cards or more stay in hand.
+
+    The pile's other cards join the hand once the initial meld is complete, and a going
+    out must meld them too; the look-ahead judges the hand alone. So it answers only for
+    an opening that keeps cards in hand. Otherwise, going out (which the play may oblige,
+    or which alone completes the opening: black threes, a meld past the cap), another play
+    must be able to follow this one: the position after it is searched play by play, each
+    judged as the generator judges it, down to the one that completes the opening, after
+    which the waiting cards are in hand (`_continues`)."""
+    # Spec §2.8, §2.6, D28.
+    refused = R.MUST_GO_OUT if play.obliged else R.INITIAL_MINIMUM
+    if not play.obliged:
+        if in_hand:
+            return None
+        q = query(st, lookahead.OPEN, counts_after, melds_after, turn_after, False, False)
+        if lookahead.reachable_without_going_out(st.variant, q):
+            return None
+        if not _may_open_going_out(st, q, turn_after):
+            return refused
+    # The player must go out this turn, melding the waiting cards too: that must be
+    # possible at all (the search below is long where it is not).
+    if not _out_with_waiting(st, counts_after, melds_after, turn_after):
+        return refused
+    if _continues(
+        st, ctx.seat, counts_after, melds_after, turn_after, {} if seen is None else seen
+    ):
+        return None
+    return refused
+
+
+def _may_open_going_out(st: Table, q: lookahead.Query, turn: Turn) -> bool:
+    """Where the opening query ``q`` finds no way that keeps cards in hand, while pile
+    cards wait to join it: could a going out still complete it? Where the melds it needs
+    are not only the going out's (`lookahead.going_out_may_open`), only with a single
+    waiting card, which may then be the discard that goes out."""
+    return lookahead.going_out_may_open(st.variant, q) or waiting_cards(st, turn.waiting) == 1
+
+
+def _out_with_waiting(st: Table, counts: list[int], melds: tuple[Meld, ...], turn: Turn) -> bool:
+    """Could the player go out this turn with ``counts`` in hand, the side's ``melds`` and
+    the pile's waiting cards, all in hand as if the initial meld were complete? (A
+    condition for going out in the turn of a pickup opening: the order aside.)"""
+    every = joined(st, counts, turn.waiting)
+    return not out_impossible(st, every, melds) and lookahead.feasible(
+        st.variant, query(st, lookahead.OUT, every, melds, turn, True, False)
+    )
+
+
+def _continues(
+    st: Table,
+    seat: int,
+    counts: list[int],
+    melds: tuple[Meld, ...],
+    turn: Turn,
+    seen: Seen,
+) -> bool:
+    """May ``seat`` make some play in the position after a play (the hand by ``counts``,
+    the side's ``melds``, ``turn``)? Each is judged as the generator judges it, which for
+    a play of the same kind asks this again, one play further (``seen``: the answers of
+    this search)."""
+    key = (tuple(counts), tuple(sorted((m.rank, m.naturals, m.wilds) for m in melds)), turn)
+    known = seen.get(key)
+    if known is not None:
+        return known
+    hand = _hand_of(counts)
+    after = evolved(
+        st,
+        {
+            "hands": replaced(st.hands, seat, hand),
+            "melds": replaced(st.melds, st.meld_side(seat), melds),
+            "turn": turn,
+            "phase": PLAY,
+        },
+    )
+    found = seen[key] = _any_play(after, seen)
+    return found
+
+
+def _hand_of(counts: list[int]) -> tuple[int, ...]:
+    """A hand of these counts by rank, in card codes (suits never matter to the rules)."""
+    return tuple(code for rank, n in enumerate(counts) for code in _placeholder(rank, n, 0, 0))
+
+
+def _any_play(st: Table, seen: Seen) -> bool:
+    """Is some meld or lay-off legal in ``st`` (the search of `_continues`)?"""
+    ctx = context(st)
+    counts = ctx.counts
+    variant = st.variant
+    twos, jokers = counts[TWO], counts[JOKER_RANK]
+    on_table = {m.rank for m in ctx.melds}
+    most = min(twos + jokers, variant.max_wilds_per_meld)
+    # Most cards first: the plays likeliest to complete the opening.
+    candidates = [(False, rank, counts[rank], most) for rank in (*NATURAL_RANKS, THREE)]
+    candidates += [(True, rank, counts[rank], most) for rank in NATURAL_RANKS if rank in on_table]
+    candidates.append((False, WILD_RANK, 0, twos + jokers))
+    if WILD_RANK in on_table:
+        candidates.append((True, WILD_RANK, 0, twos + jokers))
+    for add, rank, naturals, wilds in candidates:
+        for k in range(naturals, -1, -1):
+            for w in range(wilds, -1, -1):
+                for t in range(min(w, twos), max(w - jokers, 0) - 1, -1):
+                    if not k + w:
+                        continue
+                    play = play_effect(st, ctx, add, rank, k, t, w - t)
+                    if not isinstance(play, R) and after_reason(st, ctx, play, seen) is None:
+                        return True
+    return False
 
 
 def take_after_reason(st: Table, opened: bool, play: Play) -> R | None:
@@ -343,6 +470,15 @@ def opening_reachable(st: Table, ctx: Context) -> bool:
     """
     # Spec §2.8, D12.
     turn = st.turn
+    if waiting_cards(st, turn.waiting):
+        # Where pile cards wait to join the hand, a play is legal when after it the
+        # opening can be completed keeping cards in hand, or when going out with the
+        # waiting cards could follow (`_waiting_reason`); neither is possible after any
+        # play unless it is possible now.
+        q = query(st, lookahead.OPEN, ctx.counts, ctx.melds, turn, False, False)
+        return lookahead.reachable_without_going_out(st.variant, q) or (
+            _may_open_going_out(st, q, turn) and _out_with_waiting(st, ctx.counts, ctx.melds, turn)
+        )
     if ctx.hand_len >= _LARGE_HAND and opening_in_hand(
         st, ctx.side, ctx.counts, {m.rank for m in ctx.melds}, turn, ctx.hand_len
     ):
@@ -373,7 +509,9 @@ def _new_meld(rank: int, k: int, twos: int, jokers: int) -> Meld:
     return Meld.of(rank, _placeholder(rank, k, twos, jokers))
 
 
-def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int) -> R | None:
+def _after_position_reason(
+    st: Table, ctx: Context, play: Play, hand_after: int, seen: Seen | None = None
+) -> R | None:
     variant = st.variant
     rank, k, twos, jokers = play.rank, play.k, play.twos, play.jokers
     seat = ctx.seat
@@ -388,9 +526,11 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
     else:
         goal = opening_goal(st.turn, rank, variant.initial_minimum(st.scores[ctx.side]))
         done = opens(variant, play.kind == "add", rank, k, twos, jokers, goal)
+    joining = 0
     if done and not opened:
         # The pile's cards join the hand once the initial meld is complete (spec §2.8).
-        hand_after += waiting_cards(st, st.turn.waiting if took is None else took.waiting)
+        joining = waiting_cards(st, st.turn.waiting if took is None else took.waiting)
+        hand_after += joining
         if hand_after >= 2 and not play.obliged:
             return None  # the play completes the opening and nothing below can fail
     turn_after = play_turn(st, play) if took is None else took
@@ -400,6 +540,9 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         counts_after[rank] -= k
     counts_after[TWO] -= twos
     counts_after[JOKER_RANK] -= jokers
+    if joining:
+        # Going out, which the play obliges, must meld the joining cards too.
+        counts_after = joined(st, counts_after, turn_after.waiting)
     # The quick test pays off only where the search is long: in hands of `_LARGE_HAND`
     # cards or more. It needs only the ranks on the table, so it runs before the melds
     # after the play are built.
@@ -453,6 +596,8 @@ def _after_position_reason(st: Table, ctx: Context, play: Play, hand_after: int)
         if hand_after == 0 and variant.go_out_needs_discard:
             return R.HAND_SIZE
         return None
+    if not done and waiting_cards(st, turn_after.waiting):
+        return _waiting_reason(st, ctx, play, counts_after, melds_after, turn_after, in_hand, seen)
     if not done and not in_hand:
         q = query(
             st,
