@@ -90,13 +90,15 @@ def valid_configs(draw: st.DrawFn) -> dict[str, Any]:
         held = options.get("mac_hold_three", options.get("mac_special_hands", preset.holds_three))
         if held and final("red_three_declare") == "first_turn":
             options["mac_hold_three"] = False
-    # The hands, the upcard, talons set aside and one card to draw come out of the decks.
+    # The hands, the upcard, talons set aside, a replacement for each three the deal may
+    # lay out and one card to draw come out of the decks.
     aside = 0
     if preset.family == "modern" and final("mac_talons"):
         aside = 7 if final("mac_talon_source") == "set_aside" else 0
-    spare = 1 + int(preset.starts_with_upcard) + aside
+    threes = len(preset.laid_out_threes) * final("decks")
+    spare = 1 + int(preset.starts_with_upcard) + aside + threes
     if preset.family == "modern" and final("mac_turn_card"):
-        spare = aside + 9  # TC1: the turn card lies 9th from the bottom of the stock
+        spare = max(spare, aside + 9)  # TC1: the turn card lies 9th from the bottom
     most = (final("decks") * 54 - spare) // final("players")
     if "hand_size" in options or final("hand_size") > most:
         options["hand_size"] = draw(st.integers(1, most))
@@ -361,10 +363,13 @@ def test_bad_options_raise_variant_error_naming_the_key(
 
 
 def test_option_boundaries_that_are_allowed() -> None:
-    """The limits just inside the refused values above: a deal that leaves exactly one
-    stock card, a table starting at score 0 with a minimum of 0."""
-    two = variants.get("classic-2p", hand_size=53)  # 2 x 53 + upcard + 1 = 108 cards
-    assert two.hand_size == 53
+    """The limits just inside the refused values above: a deal that leaves a replacement
+    for every red three and one card more in the stock, a table starting at score 0 with
+    a minimum of 0."""
+    two = variants.get("classic-2p", hand_size=51)  # 2 x 51 + upcard + 4 + 1 = 108 cards
+    assert two.hand_size == 51
+    with pytest.raises(VariantError, match="too few to replace the 4 threes"):
+        variants.get("classic-2p", hand_size=52)
     assert variants.get("classic", minimum_table=[[0, 0]]).initial_minimum(0) == 0
     mac = variants.get("modern-american", minimum_table=[[0, 125]])
     assert mac.initial_minimum(0) == 125
@@ -388,12 +393,13 @@ def test_name_cannot_be_set_as_an_option() -> None:
 
 
 def test_set_aside_talons_need_room_in_the_decks() -> None:
-    """D31: the 7 talon cards are dealt after the hands, and a stock must remain."""
+    """D31: the 7 talon cards are dealt after the hands, and a stock must remain that can
+    replace the 8 threes a deal may lay out, and one card more."""
     options = {"mac_talons": True, "mac_talon_source": "set_aside"}
-    assert variants.get("mac", hand_size=25, **options).hand_size == 25  # 100 + 7 + 1
+    assert variants.get("mac", hand_size=23, **options).hand_size == 23  # 92 + 7 + 8 + 1
     with pytest.raises(VariantError, match=r"'hand_size'.*talon cards set aside"):
-        variants.get("mac", hand_size=26, **options)
-    assert variants.get("mac", hand_size=26).hand_size == 26
+        variants.get("mac", hand_size=24, **options)
+    assert variants.get("mac", hand_size=24).hand_size == 24
 
 
 @pytest.mark.parametrize(

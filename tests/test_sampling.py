@@ -110,9 +110,28 @@ def test_threes_not_laid_out_yet_are_dealt_where_they_may_stay() -> None:
     hands, and the seat to move (which laid its own out) holds none. With hands of 26 and
     two stock cards, hands dealt in turn often left the seat to move a three it cannot
     hold: sampling for seats 1 and 2 failed with PositionError for 10 of these 40 seeds
-    each. The threes now go first, each to a place that may hold it."""
-    config = {"variant": "modern-american", "hand_size": 26, "red_three_declare": "first_turn"}
-    state = canasta.new_game(config, seed=170073, dealer=2).play("draw meld:882 add:8+2")
+    each. The threes now go first, each to a place that may hold it. (The position was
+    reached with ``hand_size=26``, a hand size refused since: it is read as a position.)"""
+    state = canasta.GameState.from_dict(
+        {
+            "variant": {"variant": "modern-american", "red_three_declare": "first_turn"},
+            "dealer": 2,
+            "to_move": 3,
+            "phase": "play",
+            "hands": [
+                "AD AC 2S 2H 2C 3S 3H 3H 3D 4S 4H 4H 5S 5C 5C 7H 7D 8C JH JD QS QH QD KH KC *",
+                "AH 2C 3S 3D 5S 5H 5H 5D 5D 6S 6D 6C 7H 7D 8S 8H 8D 9S 9S 9H 9D TS TC JC * *",
+                "AS AH AD AC 2S 3C 4S 4D 4C 6S 6H 7S 7C 8H 8D TS TH TD TD JS JC QS QD QC KS *",
+                "AS 2D 4C 6H 6D 6C 7S 7C 9H 9D 9C 9C TH TC JS JH QH QC KS KH KD KD KC",
+            ],
+            "pile": "",
+            "stock": "JD 4D",
+            "melds": [[], ["2H 2D 8S 8C"]],
+            "threes": ["", "3C"],
+            "opened": [False, False],
+            "turn": {"groups": [["8", 2, 2, True]], "melded": True, "opening": 60},
+        }
+    )
     assert state.to_move == 3 and state.stock_size == 2
     threes = [sum(1 for c in state.hand(seat) if c.rank == "3") for seat in range(4)]
     assert threes[3] == 0 and sum(threes) >= 5

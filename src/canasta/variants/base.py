@@ -407,13 +407,19 @@ class Variant(_Answered):
                 f"option 'sides': {self.sides} sides do not divide {self.players} players "
                 f"(seat s plays for side s % sides, so every side needs as many seats)"
             )
-        # The hands, the upcard and at least one card to draw must come out of the decks.
+        # The hands, the upcard, talons dealt face down (D31), a replacement for every three
+        # the deal may lay out, and at least one card to draw must come out of the decks: a
+        # deal never ends before the first turn.
         cards = self.decks * 54
-        needed = self.players * self.hand_size + (1 if self.starts_with_upcard else 0) + 1
-        if needed > cards:
+        threes = len(self.laid_out_threes) * self.decks
+        aside = sum(self.talon_sizes) if self.talons_set_aside else 0
+        dealt = self.players * self.hand_size + (1 if self.starts_with_upcard else 0) + aside
+        if dealt + threes + 1 > cards:
+            talons = f" and {aside} talon cards set aside" if aside else ""
             raise VariantError(
-                f"option 'hand_size': {self.players} hands of {self.hand_size} cards leave "
-                f"no stock in {self.decks} deck(s) of 54 cards"
+                f"option 'hand_size': {self.players} hands of {self.hand_size} cards{talons} "
+                f"leave {max(cards - dealt, 0)} stock cards in {self.decks} deck(s) of 54 "
+                f"cards, too few to replace the {threes} threes a deal may lay out and draw one"
             )
 
     # -- structure ---------------------------------------------------------------------

@@ -25,7 +25,6 @@ from canasta.cards import (
 from canasta.errors import IllegalReason, VariantError
 from canasta.table import (
     CANASTA_SIZE,
-    TURN_CARD_DEPTH,
     WILD_RANK,
     Meld,
     ScoreLine,
@@ -130,24 +129,9 @@ class ModernAmericanVariant(Variant):
             )
         if self.max_wilds_per_meld > 2:
             raise VariantError("option 'max_wilds_per_meld': at most 2 in Modern American")
-        # D31: the talons set aside are dealt face down after the hands.
-        aside = sum(_TALON_SIZES) if self.talons_set_aside else 0
-        if self.talons_set_aside and self.players * self.hand_size + aside + 1 > self.decks * 54:
-            raise VariantError(
-                f"option 'hand_size': {self.players} hands of {self.hand_size} cards and "
-                f"{aside} talon cards set aside leave no stock in {self.decks} decks"
-            )
-        # TC1: the turn card lies 9th from the bottom of the deck before the deal (the
-        # cutter turns it), so the deal must leave it in the stock.
-        if self.mac_turn_card and (
-            self.players * self.hand_size + aside + TURN_CARD_DEPTH > self.decks * 54
-        ):
-            raise VariantError(
-                f"option 'hand_size': {self.players} hands of {self.hand_size} cards"
-                + (f" and {aside} talon cards set aside" if aside else "")
-                + f" leave fewer than {TURN_CARD_DEPTH} cards in the stock, where the turn "
-                "card lies 9th from the bottom (mac_turn_card)"
-            )
+        # TC1: the turn card lies 9th from the bottom of the deck before the deal; the stock
+        # the base class demands (a replacement for each of the 8 threes and one card to
+        # draw: 9 cards) leaves it there.
         # H7: a held three has no use but the straight, a special hand.
         if self.mac_hold_three and not self.mac_special_hands:
             raise VariantError(
