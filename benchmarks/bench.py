@@ -103,21 +103,25 @@ class ChessPlayouts:
     def us_per_ply(self, seconds: float = SLICE) -> float:
         """Play for about ``seconds``; return this slice's CPU µs per ply."""
         clock, wall = time.process_time, time.perf_counter
-        board, choice = self._board, self._choice
         plies = 0
         end = wall() + seconds
         start = clock()
         while plies == 0 or wall() < end:
-            for _ in range(CHECK_EVERY):
-                if board.is_game_over():
-                    board = chess.Board()
-                board.push(choice(list(board.legal_moves)))
+            self.play(CHECK_EVERY)
             plies += CHECK_EVERY
         spent = clock() - start
-        self._board = board
         us = 1e6 * spent / plies
         self.slices.append(us)
         return us
+
+    def play(self, plies: int) -> None:
+        """Play ``plies`` plies of the playouts (a new game where one ends)."""
+        board, choice = self._board, self._choice
+        for _ in range(plies):
+            if board.is_game_over():
+                board = chess.Board()
+            board.push(choice(list(board.legal_moves)))
+        self._board = board
 
 
 class RandomPlay:

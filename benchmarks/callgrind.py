@@ -8,6 +8,9 @@ its moves chosen by ``random.Random(seed + i)``) for ``--deals`` deals, and once
 (no interpreter start-up, no first imports). It prints that difference divided by the
 number of decisions (one ``legal_moves()``, the random choice and one ``apply()``), with
 dealing included. ``PYTHONHASHSEED=0`` and the fixed seeds make the count repeatable.
+The same is counted for python-chess plies of the bench's random playouts, and each
+decision is also given in plies: the bench's ratio, counted in instructions (seconds
+per instruction differ between the two, so the ratios in seconds differ too).
 
 Usage: ``python benchmarks/callgrind.py [--deals N] [--seed S] [--variants a,b]
 [--json FILE]`` (needs ``valgrind`` on the ``PATH``).
@@ -26,10 +29,13 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import RandomPlay
+from bench import ChessPlayouts, RandomPlay
 from options import deal_parser, parse_deals
 
 DEFAULT_DEALS = 20
+#: The reference: python-chess plies of the bench's playouts, counted after a warm-up of
+#: as many (both runs play it, so only the counted plies differ).
+CHESS_PLIES = 5000
 #: The warm-up deal's seed, away from the measured ones.
 WARM_UP_SEED = 1_000_000
 _TOTALS = re.compile(r"^(?:totals|summary):\s*(\d+)", re.MULTILINE)
@@ -80,6 +86,22 @@ def instructions(variant: str, deals: int, seed: int) -> tuple[int, int]:
     return run_counted(__file__, variant, str(deals), str(seed))
 
 
+def play_chess(plies: int, seed: int) -> int:
+    """The warm-up plies, then ``plies`` more of the bench's chess playouts; the plies
+    counted."""
+    playouts = ChessPlayouts(seed)
+    playouts.play(CHESS_PLIES)
+    playouts.play(plies)
+    return plies
+
+
+def chess_ply(seed: int) -> float:
+    """Instructions per python-chess ply of the bench's playouts (start-up subtracted)."""
+    base, _ = run_counted(__file__, "chess", "0", str(seed))
+    total, plies = run_counted(__file__, "chess", str(CHESS_PLIES), str(seed))
+    return (total - base) / plies
+
+
 def measure(variant: str, deals: int, seed: int) -> dict[str, float]:
     """Instructions per decision of ``deals`` deals of ``variant`` (start-up subtracted)."""
     base, _ = instructions(variant, 0, seed)
@@ -95,8 +117,8 @@ def measure(variant: str, deals: int, seed: int) -> dict[str, float]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--play"]:
-        variant, deals, seed = argv[1], int(argv[2]), int(argv[3])
-        print(play(variant, deals, seed))
+        variant, count, seed = argv[1], int(argv[2]), int(argv[3])
+        print(play_chess(count, seed) if variant == "chess" else play(variant, count, seed))
         return 0
     parser = deal_parser(__doc__.splitlines()[0], deals=DEFAULT_DEALS)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -105,15 +127,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"callgrind: {args.deals} deals of random play per variant from seed {args.seed} "
         "(PYTHONHASHSEED=0), start-up subtracted"
     )
-    header = f"{'variant':<18}{'decisions':>10}{'instructions':>16}{'per decision':>14}"
+    ply = chess_ply(args.seed)
+    print(f"python-chess ply (the bench's random playouts): {ply:,.0f} instructions")
+    header = f"{'variant':<18}{'decisions':>10}{'instructions':>16}{'per decision':>14}{'÷ ply':>8}"
     print(header)
     print("-" * len(header))
-    report = {}
+    report: dict[str, dict[str, float]] = {"chess": {"per_ply": ply}}
     for name in names:
         r = report[name] = measure(name, args.deals, args.seed)
+        r["plies"] = r["per_decision"] / ply
         print(
             f"{name:<18}{int(r['decisions']):>10}{int(r['instructions']):>16,}"
-            f"{r['per_decision']:>14,.0f}"
+            f"{r['per_decision']:>14,.0f}{r['plies']:>8.2f}"
         )
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
