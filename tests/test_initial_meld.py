@@ -242,3 +242,26 @@ def test_ex16_insufficient_initial_meld() -> None:
     state = after_draw("7S 7H 7D 4C 5D 6H 8S 9C JD QH KS AC", 0)
     assert_illegal(state, "meld:7S7H7D", R.INITIAL_MINIMUM)
     assert_no_opening(state)
+
+
+# -- the last plays of an opening that goes out ----------------------------------------
+
+
+@pytest.mark.parametrize("exempt", [True, False])
+def test_an_opening_that_goes_out_keeps_two_cards_until_its_last_play(exempt: bool) -> None:
+    """§2.8 with §2.9: score 3000 (minimum 120). After 4444444 (35) and AAA (60) only a
+    four and an ace are left, worth 25 together: the opening would be complete with both
+    laid off, going out; but the first of the two lay-offs leaves one card with the
+    opening incomplete, which §2.9 forbids. So AAA is refused (it left no legal move);
+    44444444 and AAAA open with 120 and go out. D12 (the default) lets a concealed going
+    out skip the minimum, and AAA is legal there."""
+    variant = classic(concealed_exempt_from_minimum=exempt)
+    state = after_draw("4H 4H 4D 4D 4C 4C 4S 4S AS AH AD AC", 3000, variant=variant)
+    sevens = assert_legal(state, "meld:4444444")
+    if exempt:
+        assert_legal(sevens, "meld:AAA")
+    else:
+        assert_illegal(sevens, "meld:AAA", R.INITIAL_MINIMUM)
+        assert_illegal(sevens, "meld:AAAA", R.HAND_SIZE)  # 115, one card left
+        end = play(sevens, "add:4+4", "meld:AAAA")
+        assert end.is_over and end.went_out == 0

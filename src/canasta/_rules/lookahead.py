@@ -333,8 +333,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # wild meld blocks them (once the opening is complete).
     wilds_blocked = not opening_now and _wild_incomplete(q) and variant.wild_meld_blocks_wilds
     keeps = q.keeps  # 2, or 1 while a talon will fill the hand (spec §3.5.11.1 TL7)
-    # Where waiting pile cards join the hand (spec §2.8), it may keep none of its own.
-    marks_big = not keeps and not out
+    # Where the hand may keep none of its own cards (waiting pile cards join it, spec
+    # §2.8, or a going out needs no discard), the plays before the last keep two.
+    marks_big = not out and (not keeps or not (needs_discard or q.no_out))
     mode = (
         opening_now,
         concealed_only,
@@ -444,6 +445,12 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # less the `track` smallest canasta-completing moves, must still hold 2 cards.
     track = max(0, required - q.canastas - 1)
     hand_size = sum(counts)
+    # The value of the cheapest card in hand (see `accepts`).
+    cheapest = (
+        min((RANK_VALUES[r] for r in compress(_RANK_INDICES, counts)), default=0)
+        if marks_big
+        else 0
+    )
 
     def accepts(
         cards_left: int, value: int, canastas: int, flags: int, incomplete: bool, kept: int
@@ -463,11 +470,24 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                 return False
             return may_out and done and not (concealed_only and not flags & OWN_CANASTA)
         # The hand keeps 2 cards (1 with a talon due, none of its own with 2 waiting cards
-        # to join it, the last play then of 2 cards or more) unless the player may go out
-        # (spec §2.9).
-        return done and (
-            (cards_left >= keeps and bool(cards_left or flags & _BIG_PLAY))
-            or (may_out and (cards_left == 1 or not needs_discard))
+        # to join it) unless the player may go out (spec §2.9). Where it keeps none, every
+        # play before the last kept two (§2.9 again, the opening incomplete): the last is
+        # one of 2 cards or more, or, all of one card, the cheapest, the opening complete
+        # without it.
+        if not done:
+            return False
+        if cards_left >= keeps and (cards_left or flags & _BIG_PLAY):
+            return True
+        return may_out and (
+            cards_left == 1
+            or (
+                not needs_discard
+                and bool(
+                    cards_left
+                    or flags & _BIG_PLAY
+                    or variant.opening_done(have + value - cheapest, need, flags & _CONTENT)
+                )
+            )
         )
 
     def walk(
