@@ -471,9 +471,9 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             return may_out and done and not (concealed_only and not flags & OWN_CANASTA)
         # The hand keeps 2 cards (1 with a talon due, none of its own with 2 waiting cards
         # to join it) unless the player may go out (spec §2.9). Where it keeps none, every
-        # play before the last kept two (§2.9 again, the opening incomplete): the last is
-        # one of 2 cards or more, or, all of one card, the cheapest, the opening complete
-        # without it.
+        # play before the last kept two (§2.9 again, going out not yet allowed): the last
+        # is one of 2 cards or more, or, all of one card, the cheapest, the opening
+        # complete without it and the canastas held before.
         if not done:
             return False
         if cards_left >= keeps and (cards_left or flags & _BIG_PLAY):
@@ -485,7 +485,10 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                 and bool(
                     cards_left
                     or flags & _BIG_PLAY
-                    or variant.opening_done(have + value - cheapest, need, flags & _CONTENT)
+                    or (
+                        q.canastas >= required
+                        and variant.opening_done(have + value - cheapest, need, flags & _CONTENT)
+                    )
                 )
             )
         )
