@@ -77,6 +77,62 @@ def _threes(state: canasta.GameState, seat: int) -> int:
     return sum(1 for card in state.hand(seat) if card.rank == "3")
 
 
+def test_the_turn_card_on_the_stock_stays_there_when_an_asker_is_dealt() -> None:
+    """§3.5.11.2 TC2, §2.11: seat 1 asked; the turn card QS lies face up on top of the
+    stock (9 cards). Hands built for the asker to go out took unseen cards, QS among them,
+    and sampling then failed with PositionError (14 of these 80 samples): the turn card
+    now stays on the stock. Found by the match soak."""
+    state = canasta.GameState.from_dict(
+        {
+            "variant": "modern-american-club",
+            "dealer": 2,
+            "to_move": 3,
+            "phase": "answer",
+            "hands": [
+                "6H 6C 8S 9H 9C TC KS",
+                "AD 6S 6D 6C 7S 7S 7H 7H 7C QC KH",
+                "AS AC 2C 2C 4H 4C 7D 7C 9C *",
+                "6H 6D 8H JD QC",
+            ],
+            "pile": "QS 9D 7D 9S 6S TC QH JH",
+            "stock": "QS * KD 2H 3S 4S 4D QD 5C",
+            "melds": [
+                ["8H 8C *", "TS TH TD", "QH QD *", "2S 2D 2D"],
+                [
+                    "AS AH AH AD AC",
+                    "4S 4H 4D 4C",
+                    "5S 5S 5H 5H 5D 5D 5C",
+                    "8S 8D 8D 8C",
+                    "9S 9H 9D",
+                    "TS TH TD",
+                    "2H JS JS JH JD JC JC",
+                    "2S KS KH KD KC KC",
+                ],
+            ],
+            "threes": ["3C 3D 3D", "3H 3C 3H 3S"],
+            "melded_seats": [0, 1, 2, 3],
+            "asked": [0, 1, 0, 0],
+            "turn": {"asked": True},
+            "openings": [1, 0],
+            "talon_taken": [3, 0],
+            "known": ["", "AD 6S 6D 7S QC", "", "6H 6D QC"],
+            "discarded": [
+                "KD 7D 4C 8D QS 9H AD 5C 9S JH",
+                "4H KH 6H TS QC 6D JS QS 6S",
+                "6S QC JD 7S 9S 5D 8S 9D TC",
+                "TH 4S 6D 6S KH 8D TH 6S 7D QH",
+            ],
+        }
+    )
+    assert state.turn_card == canasta.Card.parse("QS") and state.stock_size == 9
+    for seat in (0, 2):
+        observation = state.observe(seat)
+        for seed in range(40):
+            sampled = canasta.sample_state(observation, random.Random(seed))
+            assert sampled.observe(seat) == observation
+            assert sampled.stock[0] == canasta.Card.parse("QS")
+
+
 def test_a_held_three_is_dealt_where_it_may_stay() -> None:
     # Spec §3.5.11.4 H1, H3: seat 1 may keep its three until its next turn begins; seat 3
     # opened, and its own three would have gone down as that turn ended; side 0 opened long ago.

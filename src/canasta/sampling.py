@@ -114,9 +114,10 @@ def _going_out_hand(
     rng.shuffle(cards)
     size = obs.hand_sizes[player]
     known = [c.code for c in obs.known[player]]
+    on_stock = _turn_card_on_stock(obs)  # it stays there
     by_rank: dict[int, list[int]] = {}
     for code in cards:
-        if code >> 2 != THREE:
+        if code >> 2 != THREE and code != on_stock:
             by_rank.setdefault(code >> 2, []).append(code)
     wilds = by_rank.pop(TWO, []) + by_rank.pop(JOKER_RANK, [])
     melds = obs.melds[obs.variant.side_of(player)]
@@ -149,13 +150,20 @@ def _going_out_hand(
     left = Counter(cards)
     left.subtract(chosen)
     laid_out = obs.variant.laid_out_threes
-    discard = next((c for c in left.elements() if c not in laid_out), None)
+    discard = next((c for c in left.elements() if c not in laid_out and c != on_stock), None)
     if discard is None:
         return None
     chosen.append(discard)
     left.subtract([discard])
     cards[:] = list(left.elements())
     return {player: tuple(sorted(known + chosen))}
+
+
+def _turn_card_on_stock(obs: Observation) -> int | None:
+    """The code of the turn card where it lies face up on the stock (public, not drawn)."""
+    # Spec §3.5.11.2 TC2.
+    card = obs.turn_card
+    return None if card is None or obs.turn_card_drawn else card.code
 
 
 def _goes_on(state: GameState) -> bool:
@@ -261,12 +269,11 @@ def _deal(
         return opened_now
 
     top: list[int] = []
-    turn_card = obs.turn_card
-    if turn_card is not None and not obs.turn_card_drawn:
-        # Spec §3.5.11.2 TC2: the turn card lies face up on top of the stock (taken first:
-        # the covered discard below may be any other card, but not that one).
-        code = turn_card.code
-        top = take(1, lambda c: c == code, "the turn card")
+    on_stock = _turn_card_on_stock(obs)
+    if on_stock is not None:
+        # The turn card lies face up on top of the stock (taken first: the covered discard
+        # below may be any other card, but not that one).
+        top = take(1, lambda c: c == on_stock, "the turn card")
     # Spec §3.5.11.5: a discard that went out face down, which this seat did not see, is
     # any card but a three (dealt before the hands: they may take threes once the deal is
     # over).
