@@ -98,6 +98,16 @@ def test_the_soak_notices_match_scores_that_are_not_the_deals_sum() -> None:
         soak._check_deal_end(wrong, final)
 
 
+def test_pickup_turns_under_random_options() -> None:
+    """``--pickups``: the turn of each pickup of a side not opened searched position by
+    position, every listed move checked again as written."""
+    names = canasta.variants.names()
+    tally = soak.soak(names, seed=5, deals=1, pickups=True, options=True)
+    assert tally.failures == []
+    assert tally.pickups >= len(names) // 2 and tally.moves > 10 * tally.pickups
+    assert tally.line().startswith(f"{tally.pickups} pickups")
+
+
 def test_the_soak_notices_a_missing_card() -> None:
     state = canasta.new_game("classic-2p", seed=1)
     deck = soak.deck_of(state.variant)

@@ -36,9 +36,18 @@ target score drawn from ``TARGETS`` (random play seldom reaches 5000), at most
   hand that wins the game) says so;
 - the match's record reads back to the same match.
 
+With ``--pickups`` it plays no deals: for each variant in turn it builds a position where
+seat 0, its side not opened, may take the pile (a pair of the top card in hand, with
+black threes where they stay in hand, cards of a few ranks and wild cards, and cards
+under the top card that join the hand once the initial meld is complete), takes it each
+way it may, and visits every position the turn reaches by melds and lay-offs (up to
+``PICKUP_POSITIONS``): each must have a legal move, and each listed move, written out
+and read again, must pass ``check()``. With ``--random-options`` the positions are played
+under random options.
+
 Usage: ``python tools/soak.py [--seconds S] [--deals N] [--seed S] [--variants a,b]
-[--random-options] [--matches]``. A failure prints the variant (its config under random
-options), the seed and the moves (a replay line) and the run exits 1.
+[--random-options] [--matches | --pickups]``. A failure prints the variant (its config
+under random options), the seed and the moves (a replay line) and the run exits 1.
 """
 
 from __future__ import annotations
@@ -51,7 +60,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -77,6 +86,8 @@ SCORES = (-500, 0, 1495, 1500, 2995, 3000, 4995, 5000)
 #: With ``--matches``: the target scores drawn, and the deals a match may last.
 TARGETS = (5, 300, 1000, 2500)
 MATCH_DEALS = 12
+#: With ``--pickups``: the positions of one pickup turn visited at most.
+PICKUP_POSITIONS = 1500
 
 
 class SoakFailure(AssertionError):
@@ -94,9 +105,15 @@ class Tally:
     observations: int = 0
     records: int = 0
     matches: int = 0
+    pickups: int = 0
     failures: list[str] = attrs.Factory(list)
 
     def line(self) -> str:
+        if self.pickups:
+            return (
+                f"{self.pickups} pickups, {self.moves} positions of their turns, "
+                f"{len(self.failures)} failures"
+            )
         parts = [f"{self.matches} matches"] if self.matches else []
         parts += [
             f"{self.deals} deals",
@@ -363,6 +380,103 @@ def _check_deal_end(match: canasta.Match, final: GameState) -> None:
         )
 
 
+def pickup_position(
+    rng: random.Random, variant: Variant | str, threes: bool, scores: list[int] | None = None
+) -> dict[str, Any]:
+    """A position in which seat 0, to draw and its side not opened, holds a pair of the
+    pile's top card with three or four black threes (with ``threes``), cards of a few
+    ranks and wild cards, and up to five cards lie under the top card (see the module
+    docstring); ``scores`` default to one of 0, 1500 and 3000 for its side."""
+    rules = canasta.variants.get(variant) if isinstance(variant, str) else variant
+    deck = [f"{r}{s}" for r in "A23456789TJQK" for s in "SHDC"] * rules.decks
+    deck += ["*", "*"] * rules.decks
+    # Red threes are laid out, and in Modern American all threes.
+    deck = [card for card in deck if card[0] != "3" or (threes and card[1] in "SC")]
+    rng.shuffle(deck)
+    top_rank = rng.choice("456789TJQKA")
+    hand = [card for card in deck if card[0] == top_rank][:2]
+    pool = [card for card in deck if card not in hand]
+    top = next(card for card in pool if card[0] == top_rank)
+    pool.remove(top)
+    # Three or four black threes, which only a going out may meld, and a few ranks.
+    black = [card for card in pool if card[0] == "3"][: rng.randint(3, 4) if threes else 0]
+    focus = [*rng.sample("456789TJQKA", 2), "2", "*"]
+    hand += black + [card for card in pool if card[0] in focus][: rng.randint(3, 9)]
+    pool = [card for card in pool if card not in hand]
+    rng.shuffle(pool)
+    waiting = [card for card in pool[: rng.randint(1, 5)] if card[0] != "3"]
+    pool = pool[5:]
+    others = [pool[5 * i : 5 * i + 5] for i in range(rules.players - 1)]
+    if scores is None:
+        scores = [rng.choice([0, 1500, 3000]), *[0] * (rules.sides - 1)]
+    return {
+        "variant": variant if isinstance(variant, str) else rules.to_config(),
+        "phase": "draw",
+        "to_move": 0,
+        "scores": scores,
+        "hands": [" ".join(cards) for cards in [hand, *others]],
+        "pile": " ".join([*waiting, top]),
+        "stock": " ".join(pool[5 * (rules.players - 1) :][:20]),
+    }
+
+
+def pickup_turn(state: GameState, limit: int = PICKUP_POSITIONS) -> Iterator[GameState]:
+    """The positions of seat 0's turn after each legal pickup in ``state``, reached by
+    melds and lay-offs (at most ``limit``), each checked to have a legal move."""
+    todo = [state.apply(move) for move in state.legal_moves() if isinstance(move, canasta.Take)]
+    visited = 0
+    while todo and visited < limit:
+        position = todo.pop()
+        visited += 1
+        if position.is_over or position.to_move != 0 or position.phase != "play":
+            continue
+        legal = position.legal_moves()
+        _check(bool(legal), "no legal move in a deal that is not over")
+        yield position
+        todo += [
+            position.apply(move)
+            for move in legal
+            if isinstance(move, canasta.MeldCards | canasta.LayOff)
+        ]
+
+
+def soak_pickup(variant: str, seed: int, tally: Tally, *, options: bool = False) -> None:
+    """Search the turns of the pickups of one position of ``variant`` from ``seed`` (see
+    the module docstring); raise SoakFailure."""
+    rng = random.Random(seed)
+    rules = canasta.variants.get(variant)
+    scores = None
+    if options:
+        rules = random_options(rules, rng)
+        scores = [rng.choice(SCORES) for _ in range(rules.sides)]
+    data = pickup_position(rng, rules, threes=True, scores=scores)
+    try:
+        state = GameState.from_dict(data)
+    except canasta.PositionError:
+        # Black threes go face up in this variant: the same position without them.
+        data = pickup_position(random.Random(seed), rules, threes=False, scores=scores)
+        state = GameState.from_dict(data)
+    if not any(isinstance(move, canasta.Take) for move in state.legal_moves()):
+        return
+    position = state
+    try:
+        for position in pickup_turn(state):
+            for move in position.legal_moves():
+                # Parsed again: the move as written goes through every check, where the
+                # listed object itself is known to be legal.
+                again = canasta.parse_move(str(move))
+                _check(position.check(again) is None, f"listed move {move} fails check()")
+            tally.moves += 1
+    except Exception as failure:
+        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
+        played = " ".join(str(event.move) for event in position.history())
+        raise SoakFailure(
+            f"{variant} pickup seed {seed}: {what}\n  replay: "
+            f"GameState.from_dict({data!r}).play({played!r})"
+        ) from failure
+    tally.pickups += 1
+
+
 def soak(
     names: Sequence[str],
     *,
@@ -371,12 +485,14 @@ def soak(
     seconds: float | None = None,
     options: bool = False,
     matches: bool = False,
+    pickups: bool = False,
     report: Callable[[str], None] = print,
 ) -> Tally:
     """Deal after deal of each variant in turn (``options``: under random options;
-    ``matches``: a match each instead of a deal), until ``deals`` per variant are played or
-    ``seconds`` of CPU time are spent; failures are collected in the tally."""
-    play = soak_match if matches else soak_deal
+    ``matches``: a match each instead of a deal; ``pickups``: the search of a pickup's
+    turn), until ``deals`` per variant are played or ``seconds`` of CPU time are spent;
+    failures are collected in the tally."""
+    play = soak_match if matches else soak_pickup if pickups else soak_deal
     tally = Tally()
     started = time.process_time()
     for round_ in range(deals if deals is not None else sys.maxsize):
@@ -404,10 +520,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="each deal under random options, scores and dealer",
     )
-    parser.add_argument(
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument(
         "--matches",
         action="store_true",
         help=f"matches of up to {MATCH_DEALS} deals instead of single deals",
+    )
+    kind.add_argument(
+        "--pickups",
+        action="store_true",
+        help="search the turns of pickups by a side not opened instead of playing deals",
     )
     args = parser.parse_args(argv)
     names = [n for n in args.variants.split(",") if n] or list(canasta.variants.names())
@@ -419,10 +541,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         seconds=args.seconds,
         options=args.random_options,
         matches=args.matches,
+        pickups=args.pickups,
     )
     cpu = time.process_time() - started
     under = (", random options" if args.random_options else "") + (
-        ", matches" if args.matches else ""
+        ", matches" if args.matches else ", pickups" if args.pickups else ""
     )
     print(f"soak of {len(names)} variants ({', '.join(names)}){under}: {tally.line()}")
     print(f"CPU time: {cpu:.1f} s")
