@@ -487,6 +487,19 @@ def test_the_deal_leaves_the_turn_card_in_the_stock(aside: int) -> None:
         assert canasta.GameState.from_dict(state.to_dict()) == state
 
 
+def test_talons_dealt_for_a_position_take_none_of_its_stock() -> None:
+    """D31: a position that gives the stock but not the talons gets talons of the cards
+    neither it nor the stock uses. They were dealt before the stock was counted, so they
+    could take stock cards, and reading the position failed at random ("card ... appears
+    3 times"). Found by the pickup soak."""
+    data = _data(SET_ASIDE)
+    stock = canasta.parse_cards(data["stock"])
+    for seed in range(30):
+        state = canasta.GameState.from_dict({**data, "seed": seed})  # no card thrice
+        assert state.stock == stock
+        assert sum(len(talon or ()) for talon in state.talons) == 7
+
+
 def test_untaken_set_aside_talons_are_dealt_when_not_given() -> None:
     """A position without ``talons`` gets them from the unseen cards, as the stock."""
     data = _data(SET_ASIDE)

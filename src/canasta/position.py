@@ -405,9 +405,13 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
         + [c for t in talons if t is not None for c in t]
     )
     limit = Counter({c: variant.decks for c in range(52)} | {JOKER: 2 * variant.decks})
+    # A stock given is counted first: talons dealt here take none of its cards.
+    given = _cards(data["stock"], "stock") if "stock" in data else None
+    if given is not None:
+        used.update(given)
     rest: list[int] = []
     deal_talons = variant.talons_set_aside and "talons" not in data
-    if "stock" not in data or deal_talons:
+    if given is None or deal_talons:
         rest = list((limit - used).elements())
         random.Random(data.get("seed")).shuffle(rest)
     if deal_talons:
@@ -418,8 +422,10 @@ def from_dict(data: Any) -> tuple[Table, Memory, Moves]:
             del rest[: size if talon is not None else 0]
         talons = tuple(dealt)
         used.update(c for t in talons if t is not None for c in t)
-    stock = _cards(data["stock"], "stock") if "stock" in data else tuple(rest)
-    used.update(stock)
+    stock = given
+    if stock is None:
+        stock = tuple(rest)
+        used.update(stock)
     for code, count in used.items():
         if count > limit[code]:
             raise _fail(
