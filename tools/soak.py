@@ -455,11 +455,13 @@ def soak_pickup(variant: str, seed: int, tally: Tally, *, options: bool = False)
     except canasta.PositionError:
         # Black threes go face up in this variant: the same position without them.
         data = pickup_position(random.Random(seed), rules, threes=False, scores=scores)
-        state = GameState.from_dict(data)
-    if not any(isinstance(move, canasta.Take) for move in state.legal_moves()):
-        return
+        state = None
     position = state
     try:
+        if state is None:
+            position = state = GameState.from_dict(data)  # a refusal here is a finding
+        if not any(isinstance(move, canasta.Take) for move in state.legal_moves()):
+            return
         for position in pickup_turn(state):
             for move in position.legal_moves():
                 # Parsed again: the move as written goes through every check, where the
@@ -469,7 +471,7 @@ def soak_pickup(variant: str, seed: int, tally: Tally, *, options: bool = False)
             tally.moves += 1
     except Exception as failure:
         what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
-        played = " ".join(str(event.move) for event in position.history())
+        played = "" if position is None else " ".join(str(e.move) for e in position.history())
         raise SoakFailure(
             f"{variant} pickup seed {seed}: {what}\n  replay: "
             f"GameState.from_dict({data!r}).play({played!r})"
