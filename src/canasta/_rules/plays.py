@@ -340,14 +340,12 @@ def _waiting_reason(
     if not play.obliged:
         if in_hand:
             return None
-        q = query(st, lookahead.OPEN, counts_after, melds_after, turn_after, False, False)
-        if lookahead.reachable_without_going_out(st.variant, q):
-            return None
-        if not _may_open_going_out(st, q, turn_after):
-            return refused
-    # The player must go out this turn, melding the waiting cards too: that must be
-    # possible at all (the search below is long where it is not).
-    if not _out_with_waiting(st, counts_after, melds_after, turn_after):
+        outlook = _waiting_outlook(st, counts_after, melds_after, turn_after)
+        if outlook is not None:
+            return None if outlook else refused
+    elif not _out_with_waiting(st, counts_after, melds_after, turn_after):
+        # The player must go out this turn, melding the waiting cards too: that must be
+        # possible at all (the search below is long where it is not).
         return refused
     if _continues(
         st, ctx.seat, counts_after, melds_after, turn_after, {} if seen is None else seen
@@ -356,12 +354,23 @@ def _waiting_reason(
     return refused
 
 
-def _may_open_going_out(st: Table, q: lookahead.Query, turn: Turn) -> bool:
-    """Where the opening query ``q`` finds no way that keeps cards in hand, while pile
-    cards wait to join it: could a going out still complete it? Where the melds it needs
-    are not only the going out's (`lookahead.going_out_may_open`), only with a single
-    waiting card, which may then be the discard that goes out."""
-    return lookahead.going_out_may_open(st.variant, q) or waiting_cards(st, turn.waiting) == 1
+def _waiting_outlook(
+    st: Table, counts: list[int], melds: tuple[Meld, ...], turn: Turn
+) -> bool | None:
+    """While pile cards wait to join the hand: True if the player can complete the
+    initial meld this turn keeping cards in hand, False if not and no going out could
+    complete it either, None if only a going out (which melds the waiting cards too)
+    could, as the order of the plays allows.
+
+    A going out adds ways to complete the opening only where it melds what nothing else
+    may (`lookahead.going_out_may_open`), or with a single waiting card, which may then
+    be the discard that goes out."""
+    q = query(st, lookahead.OPEN, counts, melds, turn, False, False)
+    variant = st.variant
+    if lookahead.reachable_without_going_out(variant, q):
+        return True
+    may_open = lookahead.going_out_may_open(variant, q) or waiting_cards(st, turn.waiting) == 1
+    return None if may_open and _out_with_waiting(st, counts, melds, turn) else False
 
 
 def _out_with_waiting(st: Table, counts: list[int], melds: tuple[Meld, ...], turn: Turn) -> bool:
@@ -475,10 +484,7 @@ def opening_reachable(st: Table, ctx: Context) -> bool:
         # opening can be completed keeping cards in hand, or when going out with the
         # waiting cards could follow (`_waiting_reason`); neither is possible after any
         # play unless it is possible now.
-        q = query(st, lookahead.OPEN, ctx.counts, ctx.melds, turn, False, False)
-        return lookahead.reachable_without_going_out(st.variant, q) or (
-            _may_open_going_out(st, q, turn) and _out_with_waiting(st, ctx.counts, ctx.melds, turn)
-        )
+        return _waiting_outlook(st, ctx.counts, ctx.melds, turn) is not False
     if ctx.hand_len >= _LARGE_HAND and opening_in_hand(
         st, ctx.side, ctx.counts, {m.rank for m in ctx.melds}, turn, ctx.hand_len
     ):
