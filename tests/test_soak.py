@@ -108,6 +108,12 @@ def test_pickup_turns_under_random_options() -> None:
     assert tally.line().startswith(f"{tally.pickups} pickups")
 
 
+def test_pickup_line_when_no_pickup_is_found() -> None:
+    """A ``--pickups`` run that finds no pickup says so in its own terms."""
+    tally = soak.soak(["classic"], seed=5, deals=0, pickups=True)
+    assert tally.line() == "0 pickups, 0 positions of their turns, 0 failures"
+
+
 def test_the_soak_notices_a_missing_card() -> None:
     state = canasta.new_game("classic-2p", seed=1)
     deck = soak.deck_of(state.variant)

@@ -107,9 +107,11 @@ class Tally:
     matches: int = 0
     pickups: int = 0
     failures: list[str] = attrs.Factory(list)
+    #: a run of ``--pickups``: its line counts pickups, found or not
+    searches_pickups: bool = False
 
     def line(self) -> str:
-        if self.pickups:
+        if self.searches_pickups:
             return (
                 f"{self.pickups} pickups, {self.moves} positions of their turns, "
                 f"{len(self.failures)} failures"
@@ -495,7 +497,7 @@ def soak(
     turn), until ``deals`` per variant are played or ``seconds`` of CPU time are spent;
     failures are collected in the tally."""
     play = soak_match if matches else soak_pickup if pickups else soak_deal
-    tally = Tally()
+    tally = Tally(searches_pickups=pickups)
     started = time.process_time()
     for round_ in range(deals if deals is not None else sys.maxsize):
         for name in names:
