@@ -14,7 +14,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .fuzz
 # make soak: CPU seconds of random play with every invariant checked after every move,
 # and more options of tools/soak.py (SOAK_ARGS=--random-options: random house rules;
-# --matches: whole matches; --pickups: searches of pickup turns).
+# --matches: whole matches; --pickups: searches of pickup turns; --turns: turns searched whole).
 SOAK_SECONDS ?= 300
 SOAK_ARGS ?=
 RL_STAMP := $(VENV)/.installed-rl

@@ -10,11 +10,13 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import cast
 
 import attrs
 import pytest
 
 import canasta
+from canasta import GameState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import soak  # tools/ is not a package: found through the path above
@@ -112,6 +114,42 @@ def test_pickup_line_when_no_pickup_is_found() -> None:
     """A ``--pickups`` run that finds no pickup says so in its own terms."""
     tally = soak.soak(["classic"], seed=5, deals=0, pickups=True)
     assert tally.line() == "0 pickups, 0 positions of their turns, 0 failures"
+
+
+def test_turn_searches_under_random_options() -> None:
+    """``--turns``: turns of random deals searched whole, every position with a legal move
+    and every listed move checked again as written."""
+    names = canasta.variants.names()
+    tally = soak.soak(names, seed=5, deals=1, turns=True, options=True)
+    assert tally.failures == []
+    assert tally.deals == len(names) and tally.turns >= len(names)
+    assert tally.moves > 10 * tally.turns
+    assert tally.line().startswith(f"{len(names)} deals, {tally.turns} turns searched")
+
+
+def test_turn_search_paths_replay_to_their_positions() -> None:
+    """The moves `turn_tree` gives with each position (a failure's replay line) lead to
+    it, through the partner's answers too."""
+    rng = random.Random(4)
+    state = canasta.new_game("classic", seed=4)
+    for _ in range(59):  # random play to a turn in which the player may ask
+        state = state.apply(rng.choice(state.legal_moves()))
+    paths = []
+    for position, path in soak.turn_tree(state, limit=200):
+        assert state.play(*path) == position
+        paths.append(path)
+    assert {"ask", "yes", "no"} <= {move for path in paths for move in path}
+
+
+def test_turn_search_notices_a_position_without_a_legal_move() -> None:
+    class Stuck:
+        to_move = 0
+
+        def legal_moves(self) -> tuple[canasta.Move, ...]:
+            return ()
+
+    with pytest.raises(soak.SoakFailure, match="no legal move"):
+        list(soak.turn_tree(cast(GameState, Stuck())))
 
 
 def test_the_soak_notices_a_missing_card() -> None:

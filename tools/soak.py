@@ -45,8 +45,17 @@ way it may, and visits every position the turn reaches by melds and lay-offs (up
 and read again, must pass ``check()``. With ``--random-options`` the positions are played
 under random options.
 
+With ``--turns`` it plays deals at random, and searches some of their turns whole (each
+with chance ``TURN_CHANCE``): from the turn's draw it follows every legal move while the
+same player is to move or its partner answers (asking, taking the pile each way, every
+meld and lay-off), up to ``TURN_POSITIONS`` positions. Each position must have a legal
+move, and so must the next player after each move that ends the turn; each listed move,
+written out and read again, must pass ``check()``. Random play walks one path through a
+turn; the search walks the others, where a move that leaves no way to finish the turn
+would hide.
+
 Usage: ``python tools/soak.py [--seconds S] [--deals N] [--seed S] [--variants a,b]
-[--random-options] [--matches | --pickups]``. A failure prints the variant (its config
+[--random-options] [--matches | --pickups | --turns]``. A failure prints the variant (its config
 under random options), the seed and the moves (a replay line) and the run exits 1.
 """
 
@@ -88,6 +97,10 @@ TARGETS = (5, 300, 1000, 2500)
 MATCH_DEALS = 12
 #: With ``--pickups``: the positions of one pickup turn visited at most.
 PICKUP_POSITIONS = 1500
+#: With ``--turns``: the chance that a turn of the random play is searched, and the
+#: positions of one turn visited at most.
+TURN_CHANCE = 0.35
+TURN_POSITIONS = 400
 
 
 class SoakFailure(AssertionError):
@@ -106,15 +119,21 @@ class Tally:
     records: int = 0
     matches: int = 0
     pickups: int = 0
+    turns: int = 0
     failures: list[str] = attrs.Factory(list)
-    #: a run of ``--pickups``: its line counts pickups, found or not
-    searches_pickups: bool = False
+    #: what the run plays: its line counts what it tried, even where it found nothing
+    kind: str = "deals"
 
     def line(self) -> str:
-        if self.searches_pickups:
+        if self.kind == "pickups":
             return (
                 f"{self.pickups} pickups, {self.moves} positions of their turns, "
                 f"{len(self.failures)} failures"
+            )
+        if self.kind == "turns":
+            return (
+                f"{self.deals} deals, {self.turns} turns searched, {self.moves} positions "
+                f"of their turns, {len(self.failures)} failures"
             )
         parts = [f"{self.matches} matches"] if self.matches else []
         parts += [
@@ -481,6 +500,74 @@ def soak_pickup(variant: str, seed: int, tally: Tally, *, options: bool = False)
     tally.pickups += 1
 
 
+def turn_tree(
+    state: GameState, limit: int = TURN_POSITIONS
+) -> Iterator[tuple[GameState, tuple[str, ...]]]:
+    """The positions of the turn of the player to move in ``state`` (at most ``limit``),
+    each with the moves that reach it: every legal move is followed while the same
+    player is to move, or its partner answers. Each position must have a legal move, and
+    so must the position after each move that ends the turn, unless the deal is over."""
+    seat = state.to_move
+    todo: list[tuple[GameState, tuple[str, ...]]] = [(state, ())]
+    visited = 0
+    while todo and visited < limit:
+        position, path = todo.pop()
+        visited += 1
+        legal = position.legal_moves()
+        _check(bool(legal), "no legal move in a deal that is not over")
+        yield position, path
+        for move in legal:
+            after = position.apply(move)
+            if after.is_over:
+                continue
+            if after.to_move == seat or after.phase == "answer":
+                todo.append((after, (*path, str(move))))
+            else:
+                _check(bool(after.legal_moves()), f"no legal move for the next player after {move}")
+
+
+def soak_turns(variant: str, seed: int, tally: Tally, *, options: bool = False) -> None:
+    """Play one deal of ``variant`` from ``seed`` at random (with ``options``, under random
+    options, scores and dealer), searching each turn with chance ``TURN_CHANCE`` (see
+    the module docstring); raise SoakFailure."""
+    rng = random.Random(seed)
+    rules: str | Variant = variant
+    scores: list[int] | None = None
+    dealer: int | None = None
+    if options:
+        rules = random_options(canasta.variants.get(variant), rng)
+        scores = [rng.choice(SCORES) for _ in range(rules.sides)]
+        dealer = rng.randrange(rules.players)
+    played: list[str] = []
+    try:
+        state = canasta.new_game(rules, seed=seed, scores=scores, dealer=dealer)
+        while not state.is_over:
+            _check(len(played) < MAX_PLIES, f"the deal does not end within {MAX_PLIES} plies")
+            if state.phase == "draw" and rng.random() < TURN_CHANCE:
+                tally.turns += 1
+                for position, path in turn_tree(state):
+                    for move in position.legal_moves():
+                        # Parsed again: the move as written goes through every check.
+                        again = canasta.parse_move(str(move))
+                        if position.check(again) is not None:
+                            played += path
+                            _check(False, f"listed move {move} fails check()")
+                    tally.moves += 1
+            move = rng.choice(state.legal_moves())
+            played.append(str(move))
+            state = state.apply(move)
+    except Exception as failure:
+        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
+        given = repr(variant) if isinstance(rules, str) else repr(rules.to_config())
+        if options:
+            given += f", scores={scores!r}, dealer={dealer!r}"
+        raise SoakFailure(
+            f"{variant} turns seed {seed}: {what}\n  replay: "
+            f"canasta.new_game({given}, seed={seed}).play({' '.join(played)!r})"
+        ) from failure
+    tally.deals += 1
+
+
 def soak(
     names: Sequence[str],
     *,
@@ -490,14 +577,22 @@ def soak(
     options: bool = False,
     matches: bool = False,
     pickups: bool = False,
+    turns: bool = False,
     report: Callable[[str], None] = print,
 ) -> Tally:
     """Deal after deal of each variant in turn (``options``: under random options;
     ``matches``: a match each instead of a deal; ``pickups``: the search of a pickup's
-    turn), until ``deals`` per variant are played or ``seconds`` of CPU time are spent;
-    failures are collected in the tally."""
-    play = soak_match if matches else soak_pickup if pickups else soak_deal
-    tally = Tally(searches_pickups=pickups)
+    turn; ``turns``: a deal with some of its turns searched), until ``deals`` per variant
+    are played or ``seconds`` of CPU time are spent; failures are collected in the
+    tally."""
+    kind = "matches" if matches else "pickups" if pickups else "turns" if turns else "deals"
+    play = {
+        "deals": soak_deal,
+        "matches": soak_match,
+        "pickups": soak_pickup,
+        "turns": soak_turns,
+    }[kind]
+    tally = Tally(kind=kind)
     started = time.process_time()
     for round_ in range(deals if deals is not None else sys.maxsize):
         for name in names:
@@ -535,6 +630,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="search the turns of pickups by a side not opened instead of playing deals",
     )
+    kind.add_argument(
+        "--turns",
+        action="store_true",
+        help=f"search some turns of each deal whole (a turn with chance {TURN_CHANCE})",
+    )
     args = parser.parse_args(argv)
     names = [n for n in args.variants.split(",") if n] or list(canasta.variants.names())
     started = time.process_time()
@@ -546,10 +646,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         options=args.random_options,
         matches=args.matches,
         pickups=args.pickups,
+        turns=args.turns,
     )
     cpu = time.process_time() - started
     under = (", random options" if args.random_options else "") + (
-        ", matches" if args.matches else ", pickups" if args.pickups else ""
+        f", {tally.kind}" if tally.kind != "deals" else ""
     )
     print(f"soak of {len(names)} variants ({', '.join(names)}){under}: {tally.line()}")
     print(f"CPU time: {cpu:.1f} s")
