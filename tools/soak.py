@@ -288,20 +288,51 @@ def random_options(variant: Variant, rng: random.Random) -> Variant:
     return variant
 
 
+@attrs.frozen
+class RandomDeal:
+    """The rules, scores before the deal and dealer of a soak's deal of ``variant``: its
+    own, or drawn at random (`draw`)."""
+
+    variant: str
+    rules: str | Variant
+    scores: list[int] | None = None
+    dealer: int | None = None
+
+    @classmethod
+    def draw(cls, variant: str, rng: random.Random, options: bool) -> RandomDeal:
+        """With ``options``: random options, scores and dealer drawn from ``rng``."""
+        if not options:
+            return cls(variant, variant)
+        rules = random_options(canasta.variants.get(variant), rng)
+        scores = [rng.choice(SCORES) for _ in range(rules.sides)]
+        return cls(variant, rules, scores, rng.randrange(rules.players))
+
+    def new_game(self, seed: int) -> GameState:
+        return canasta.new_game(self.rules, seed=seed, scores=self.scores, dealer=self.dealer)
+
+    def failure(self, label: str, seed: int, failure: Exception, played: list[str]) -> SoakFailure:
+        """A failure of the deal from ``seed`` after the moves ``played``, with the line
+        that replays it (a failed check, or an exception from the library, itself a
+        finding)."""
+        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
+        rules = self.rules
+        given = repr(rules) if isinstance(rules, str) else repr(rules.to_config())
+        if self.scores is not None:
+            given += f", scores={self.scores!r}, dealer={self.dealer!r}"
+        return SoakFailure(
+            f"{self.variant} {label}seed {seed}: {what}\n  replay: "
+            f"canasta.new_game({given}, seed={seed}).play({' '.join(played)!r})"
+        )
+
+
 def soak_deal(variant: str, seed: int, tally: Tally, *, options: bool = False) -> None:
     """Play one deal of ``variant`` from ``seed`` (with ``options``, under random options,
     scores and dealer drawn from the seed), checking every state; raise SoakFailure."""
     rng = random.Random(seed)
-    rules: str | Variant = variant
-    scores: list[int] | None = None
-    dealer: int | None = None
-    if options:
-        rules = random_options(canasta.variants.get(variant), rng)
-        scores = [rng.choice(SCORES) for _ in range(rules.sides)]
-        dealer = rng.randrange(rules.players)
+    deal = RandomDeal.draw(variant, rng, options)
     played: list[str] = []
     try:
-        state = canasta.new_game(rules, seed=seed, scores=scores, dealer=dealer)
+        state = deal.new_game(seed)
         deck = deck_of(state.variant)
         check_state(state, deck, tally, rng)
         while not state.is_over:
@@ -318,15 +349,7 @@ def soak_deal(variant: str, seed: int, tally: Tally, *, options: bool = False) -
         _check(records.loads(records.dumps(state, seed=seed)) == state, "the record differs")
         tally.records += 1
     except Exception as failure:
-        # A failed check, or an exception from the library (itself a finding).
-        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
-        given = repr(variant) if isinstance(rules, str) else repr(rules.to_config())
-        if options:
-            given += f", scores={scores!r}, dealer={dealer!r}"
-        raise SoakFailure(
-            f"{variant} seed {seed}: {what}\n  replay: "
-            f"canasta.new_game({given}, seed={seed}).play({' '.join(played)!r})"
-        ) from failure
+        raise deal.failure("", seed, failure, played) from failure
     tally.deals += 1
 
 
@@ -531,16 +554,10 @@ def soak_turns(variant: str, seed: int, tally: Tally, *, options: bool = False) 
     options, scores and dealer), searching each turn with chance ``TURN_CHANCE`` (see
     the module docstring); raise SoakFailure."""
     rng = random.Random(seed)
-    rules: str | Variant = variant
-    scores: list[int] | None = None
-    dealer: int | None = None
-    if options:
-        rules = random_options(canasta.variants.get(variant), rng)
-        scores = [rng.choice(SCORES) for _ in range(rules.sides)]
-        dealer = rng.randrange(rules.players)
+    deal = RandomDeal.draw(variant, rng, options)
     played: list[str] = []
     try:
-        state = canasta.new_game(rules, seed=seed, scores=scores, dealer=dealer)
+        state = deal.new_game(seed)
         while not state.is_over:
             _check(len(played) < MAX_PLIES, f"the deal does not end within {MAX_PLIES} plies")
             if state.phase == "draw" and rng.random() < TURN_CHANCE:
@@ -557,14 +574,7 @@ def soak_turns(variant: str, seed: int, tally: Tally, *, options: bool = False) 
             played.append(str(move))
             state = state.apply(move)
     except Exception as failure:
-        what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
-        given = repr(variant) if isinstance(rules, str) else repr(rules.to_config())
-        if options:
-            given += f", scores={scores!r}, dealer={dealer!r}"
-        raise SoakFailure(
-            f"{variant} turns seed {seed}: {what}\n  replay: "
-            f"canasta.new_game({given}, seed={seed}).play({' '.join(played)!r})"
-        ) from failure
+        raise deal.failure("turns ", seed, failure, played) from failure
     tally.deals += 1
 
 
