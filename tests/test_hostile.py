@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import re
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -20,11 +22,13 @@ import pytest
 import canasta
 from canasta import (
     Answer,
+    ArgumentError,
     Card,
     Discard,
     LayOff,
     MeldCards,
     NotationError,
+    PositionError,
     RecordError,
     Take,
     UnknownVariantError,
@@ -35,6 +39,7 @@ from canasta import (
     variants,
 )
 from canasta.cli import main
+from canasta.rl import ActionSpace, ObservationEncoder, RLError
 
 # -- finding 4: moves and cards validate what they hold ------------------------------------
 
@@ -380,3 +385,70 @@ def test_a_hostile_players_tag(players: str) -> None:
 )
 def test_many_records_and_comments_cost_little(text: str) -> None:
     assert peak_bytes(lambda: records.parse(text)) < 64 * MB
+
+
+# -- arguments of the wrong kind at the API's doors ------------------------------------------
+
+_STATE = canasta.new_game("classic", seed=1).play("draw")
+_RANDOM = canasta.bots.RandomBot(seed=0)
+_ENCODER = ObservationEncoder(variants.get("classic"), numpy=False)
+
+
+def _(value: object) -> Any:
+    """``value`` past the type checker: the cases below pass what the annotations refuse."""
+    return value
+
+
+_WRONG_KIND: list[tuple[str, Callable[[], object], type[Exception], str]] = [
+    ("play", lambda: _STATE.play(_(None)), NotationError, "expected moves, got None"),
+    ("play", lambda: _STATE.play(_(5)), NotationError, "expected moves, got 5"),
+    (
+        "deck",
+        lambda: canasta.new_game("classic", deck=_(3)),
+        PositionError,
+        "expected cards, got 3",
+    ),
+    (
+        "stock top",
+        lambda: _STATE.with_stock_top(_(None)),
+        ArgumentError,
+        "expected cards, got None",
+    ),
+    ("sample", lambda: canasta.sample_state(_(_STATE)), ArgumentError, "got GameState"),
+    ("rng", lambda: canasta.sample_state(_STATE.observe(0), _(5)), ArgumentError, "random.Random"),
+    ("choose", lambda: _RANDOM.choose(_(_STATE)), ArgumentError, "state.observe(seat)"),
+    ("greedy", lambda: canasta.bots.GreedyBot().choose(_(None)), ArgumentError, "got NoneType"),
+    ("seed", lambda: canasta.bots.RandomBot(seed=_([1])), ArgumentError, "seed"),
+    ("seed", lambda: canasta.bots.GreedyBot(seed=_({})), ArgumentError, "seed"),
+    ("budget", lambda: canasta.bots.SearchBot(simulations=_("8")), ArgumentError, "simulations"),
+    ("budget", lambda: canasta.bots.SearchBot(seconds=_("1")), ArgumentError, "seconds"),
+    ("budget", lambda: canasta.bots.SearchBot(seconds=math.inf), ArgumentError, "seconds"),
+    ("bot", lambda: canasta.bots.make_bot(_(["greedy"])), ArgumentError, "unknown bot"),
+    ("level", lambda: canasta.bots.make_bot("search", level=_([1])), ArgumentError, "level"),
+    ("deal", lambda: canasta.bots.play_deal(_(None), [_RANDOM] * 4), ArgumentError, "GameState"),
+    ("bots", lambda: canasta.bots.play_deal(_STATE, _(None)), ArgumentError, "sequence of bots"),
+    ("bots", lambda: canasta.bots.play_deal(_STATE, _([1, 2, 3, 4])), ArgumentError, "choose"),
+    ("match", lambda: canasta.bots.play_match(_(_STATE), [_RANDOM] * 4), ArgumentError, "Match"),
+    ("dumps", lambda: records.dumps(_(None)), ArgumentError, "got NoneType"),
+    ("space", lambda: ActionSpace(_("classic")), RLError, "made for a Variant"),
+    ("space", lambda: ActionSpace(variants.get("classic")).mask(_(None)), RLError, "GameState"),
+    ("encoder", lambda: ObservationEncoder(_(None), numpy=False), RLError, "made for a Variant"),
+    ("encoder", lambda: _ENCODER.encode(_(_STATE)), RLError, "expected an Observation"),
+    ("encoder", lambda: _ENCODER.encode(_STATE.observe(0), out=0), RLError, "out holds None"),
+    ("encoder", lambda: _ENCODER.section([], _(["hand"])), RLError, "no section"),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "needle"),
+    [case[1:] for case in _WRONG_KIND],
+    ids=[f"{case[0]}-{i}" for i, case in enumerate(_WRONG_KIND)],
+)
+def test_an_argument_of_the_wrong_kind_gets_a_documented_error(
+    call: Callable[[], object], error: type[Exception], needle: str
+) -> None:
+    """A value of the wrong type where the API takes states, observations, bots, seeds or
+    variants: an error of the documented family naming what was wrong, not a TypeError or
+    an AttributeError from inside the library."""
+    with pytest.raises(error, match=re.escape(needle)):
+        call()

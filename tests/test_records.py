@@ -149,7 +149,7 @@ def test_a_wrong_seed_is_refused() -> None:
 
 
 def test_dumps_needs_a_match_or_a_state() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(canasta.ArgumentError, match="got str"):
         records.dumps("not a game")  # type: ignore[arg-type]
 
 

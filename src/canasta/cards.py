@@ -212,8 +212,12 @@ def card_codes(cards: Iterable[Card] | str) -> tuple[int, ...]:
     for text that is not cards, or an entry that is not a card (a rank pattern has no code)."""
     if isinstance(cards, str):
         return parse_codes(cards)
+    try:
+        items = iter(cards)
+    except TypeError:
+        raise NotationError(f"expected cards, got {excerpt(cards)}") from None
     codes: list[int] = []
-    for card in cards:
+    for card in items:
         # The library's own cards (`CARDS`) are found by identity, cheaper than the checks.
         code = _CODE_OF.get(id(card))
         if code is None:

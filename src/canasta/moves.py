@@ -312,7 +312,11 @@ def parse_moves(text: str | Move | Iterable[str | Move]) -> tuple[Move, ...]:
         return (text,)
     if isinstance(text, str):
         return tuple(parse_move(t) for t in text.split())
-    return tuple(parse_move(t) for t in text)
+    try:
+        items = iter(text)
+    except TypeError:
+        raise NotationError(f"expected moves, got {excerpt(text)}") from None
+    return tuple(parse_move(t) for t in items)
 
 
 def flatten_moves(items: Iterable[str | Move | Iterable[str | Move]]) -> list[Move]:

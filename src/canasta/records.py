@@ -38,6 +38,7 @@ from canasta import _input
 from canasta.cards import CARDS, format_codes, parse_codes
 from canasta.deal import deal, full_deck, new_game
 from canasta.errors import (
+    ArgumentError,
     CanastaError,
     IllegalMoveError,
     IllegalReason,
@@ -866,6 +867,7 @@ def dumps(
         The record text.
 
     Raises:
+        ArgumentError: ``obj`` is not a Match, a GameState or a Record.
         RecordError: the deal's start is unknown, or does not lead to ``obj``; a bad
             player name or date.
         RecordReplayError: a Record with an illegal move.
@@ -922,7 +924,7 @@ def dumps(
             else:
                 header["Position"] = begin.to_json()
     else:
-        raise TypeError(
+        raise ArgumentError(
             f"dumps() records a Match, a GameState or a Record, got {type(obj).__name__}"
         )
     if players is not None:

@@ -11,9 +11,10 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from canasta._input import excerpt
 from canasta.cards import CARDS, JOKER_RANK, THREE, TWO
 from canasta.deal import full_deck
-from canasta.errors import PositionError
+from canasta.errors import ArgumentError, PositionError
 from canasta.moves import Answer, Discard
 from canasta.observation import CoveredDiscard, Observation
 from canasta.state import GameState
@@ -53,9 +54,19 @@ def sample_state(observation: Observation, rng: random.Random | None = None) -> 
         A `GameState`.
 
     Raises:
+        ArgumentError: ``observation`` is not an `Observation`, or ``rng`` not a
+            ``random.Random``.
         PositionError: the observation cannot be completed (it is inconsistent).
     """
-    rng = rng if rng is not None else random.Random()
+    if not isinstance(observation, Observation):
+        raise ArgumentError(
+            "sample_state deals from an Observation (state.observe(seat)), "
+            f"got {type(observation).__name__}"
+        )
+    if rng is None:
+        rng = random.Random()
+    elif not isinstance(rng, random.Random):
+        raise ArgumentError(f"rng must be a random.Random, got {excerpt(rng)}")
     unseen = _unseen(observation)
     player = _bound_to_go_out(observation)
     if player is None:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from canasta._input import excerpt
 from canasta.errors import ArgumentError, CanastaError
 from canasta.match import Match
 from canasta.moves import Move, parse_move
@@ -42,8 +43,15 @@ def choices(observation: Observation) -> tuple[Move, ...]:
     """The moves a bot may choose from: ``observation.legal_moves``, never empty.
 
     Raises:
+        ArgumentError: ``observation`` is not an `Observation`.
         NoLegalMoveError: the seat is not to act, or has no legal move.
     """
+    if not isinstance(observation, Observation):
+        # A bot sees what its seat may see, never the state itself.
+        raise ArgumentError(
+            "a bot chooses from an Observation (state.observe(seat)), "
+            f"got {type(observation).__name__}"
+        )
     moves = observation.legal_moves
     if not moves:
         if observation.to_move != observation.seat:
@@ -56,6 +64,20 @@ def choices(observation: Observation) -> tuple[Move, ...]:
     return moves
 
 
+def seeded(seed: int | float | str | bytes | None) -> random.Random:
+    """A bot's random generator, seeded with ``seed``.
+
+    Raises:
+        ArgumentError: a seed ``random.Random`` cannot take.
+    """
+    try:
+        return random.Random(seed)
+    except TypeError:
+        raise ArgumentError(
+            f"a bot's seed is None, an int, a float, a str or bytes, got {excerpt(seed)}"
+        ) from None
+
+
 class RandomBot:
     """Plays a legal move chosen uniformly at random.
 
@@ -66,7 +88,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
 
     def choose(self, observation: Observation) -> Move:
         """A uniformly random legal move."""
@@ -100,8 +122,15 @@ class TimedBot:
 
 
 def _seat_bots(bots: Sequence[Bot], players: int) -> Sequence[Bot]:
-    if len(bots) != players:
-        raise ArgumentError(f"need one bot per seat ({players}), got {len(bots)}")
+    try:
+        count = len(bots)
+    except TypeError:
+        raise ArgumentError(f"need a sequence of bots, one per seat, got {excerpt(bots)}") from None
+    if count != players:
+        raise ArgumentError(f"need one bot per seat ({players}), got {count}")
+    for bot in bots:
+        if not callable(getattr(bot, "choose", None)):
+            raise ArgumentError(f"a bot needs a method choose(observation), got {excerpt(bot)}")
     return bots
 
 
@@ -109,8 +138,11 @@ def play_deal(state: GameState, bots: Sequence[Bot]) -> GameState:
     """Let the bots (one per seat) play ``state`` to the end of the deal.
 
     Raises:
+        ArgumentError: ``state`` is not a `GameState`, or ``bots`` not one bot per seat.
         NoLegalMoveError: a seat to act had no legal move.
     """
+    if not isinstance(state, GameState):
+        raise ArgumentError(f"play_deal plays a GameState, got {type(state).__name__}")
     bots = _seat_bots(bots, state.variant.players)
     while not state.is_over:
         seat = state.to_move
@@ -123,8 +155,14 @@ def play_match(match: Match, bots: Sequence[Bot], max_deals: int | None = None) 
     """Let the bots (one per seat) play ``match`` to its end, or for ``max_deals`` deals.
 
     Raises:
+        ArgumentError: ``match`` is not a `Match`, ``bots`` not one bot per seat, or
+            ``max_deals`` not an integer.
         NoLegalMoveError: a seat to act had no legal move.
     """
+    if not isinstance(match, Match):
+        raise ArgumentError(f"play_match plays a Match, got {type(match).__name__}")
+    if max_deals is not None and (type(max_deals) is not int):
+        raise ArgumentError(f"max_deals must be an integer or None, got {excerpt(max_deals)}")
     bots = _seat_bots(bots, match.variant.players)
     while not match.is_over:
         if max_deals is not None and len(match.deals) >= max_deals:

@@ -5,11 +5,10 @@ on sampled deals. What it values under the rules at hand comes from its strategy
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from canasta.bots.base import choices
+from canasta.bots.base import choices, seeded
 from canasta.bots.sampling import Worlds, gone_out, margin, memo, obs_key
 from canasta.bots.strategy import (
     CANASTA,
@@ -110,7 +109,7 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | None = None, lookahead: bool = True) -> None:
-        self.rng = random.Random(seed) if seed is not None else None
+        self.rng = seeded(seed) if seed is not None else None
         self.lookahead = lookahead
         if not lookahead:
             self.name = "quick"
@@ -130,10 +129,10 @@ class GreedyBot:
 
     def choose(self, observation: Observation) -> Move:
         """The move the heuristics like best."""
+        moves = choices(observation)
         if observation.variant is not self._variant:
             self._variant = observation.variant
             self._rules = strategy_for(self._variant)
-        moves = choices(observation)
         if len(moves) == 1:
             return moves[0]
         if observation.phase == "answer":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from canasta._input import excerpt
 from canasta.bots.base import Bot, RandomBot
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.search import SearchBot
@@ -39,15 +40,14 @@ def make_bot(name: str, seed: int | None = None, level: int | None = None) -> Bo
     Raises:
         ValueError: an unknown name or level (the message lists the known ones).
     """
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ArgumentError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}") from None
+    factory = BOTS.get(name) if isinstance(name, str) else None
+    if factory is None:
+        raise ArgumentError(f"unknown bot {excerpt(name)}; known bots: {', '.join(BOTS)}")
     if level is None:
         return factory(seed)
     if name != "search":
         raise ArgumentError(f"bot {name!r} has no levels (only 'search' has)")
-    if level not in SEARCH_LEVELS:
+    if type(level) is not int or level not in SEARCH_LEVELS:
         known = ", ".join(map(str, SEARCH_LEVELS))
         raise ArgumentError(f"unknown search level {level!r}; known levels: {known}")
     return SearchBot(seed, simulations=SEARCH_LEVELS[level])

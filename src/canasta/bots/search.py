@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-import random
 import statistics
 import time
 from collections.abc import Sequence
+from numbers import Integral, Real
 
-from canasta.bots.base import NoLegalMoveError, choices
+from canasta._input import excerpt
+from canasta.bots.base import NoLegalMoveError, choices, seeded
 from canasta.bots.greedy import GreedyBot
 from canasta.bots.sampling import margin
 from canasta.errors import ArgumentError
@@ -38,6 +39,11 @@ _DEFAULT_SIMULATIONS = 64
 #: mean (searching draws, melds and discards, or discards only) won 10 to 30% of the
 #: deals; with this rule, 45 to 55% (docs/bots.md has the ladder).
 _SURE = 1.5
+
+
+def _number(value: object, kind: type) -> bool:
+    """A number of ``kind`` (NumPy's too), and not a bool (which Python counts as one)."""
+    return isinstance(value, kind) and not isinstance(value, bool)
 
 
 class SearchBot:
@@ -71,15 +77,17 @@ class SearchBot:
         simulations: int | None = None,
         seconds: float | None = None,
     ) -> None:
-        if simulations is not None and simulations < 1:
-            raise ArgumentError(f"simulations must be at least 1, got {simulations!r}")
-        if seconds is not None and not seconds > 0:
-            raise ArgumentError(f"seconds must be above 0, got {seconds!r}")
+        if simulations is not None and (not _number(simulations, Integral) or simulations < 1):
+            raise ArgumentError(
+                f"simulations must be an integer of at least 1, got {excerpt(simulations)}"
+            )
+        if seconds is not None and (not _number(seconds, Real) or not 0 < seconds < math.inf):
+            raise ArgumentError(f"seconds must be a number above 0, got {excerpt(seconds)}")
         if simulations is None and seconds is None:
             simulations = _DEFAULT_SIMULATIONS
         self.simulations = simulations
         self.seconds = seconds
-        self.rng = random.Random(0 if seed is None else seed)
+        self.rng = seeded(0 if seed is None else seed)
         self._guide = GreedyBot(seed)
         # Plays every seat of the sampled deals: deterministic and ten times faster.
         self._rollout = GreedyBot(lookahead=False)

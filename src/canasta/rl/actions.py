@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from canasta._input import excerpt
 from canasta.cards import Card
 from canasta.errors import CanastaError, IllegalMoveError, IllegalReason
 from canasta.moves import (
@@ -65,6 +66,15 @@ class RLError(CanastaError, ValueError):
     """A value the learning layer cannot take: an action index outside the action space,
     a move that no index stands for, an observation or buffer that does not fit an
     encoder, or an environment option that is not known."""
+
+
+def rl_variant(variant: Variant, what: str) -> Variant:
+    """``variant`` if it is a `Variant`, for ``what`` (named in the error); else RLError."""
+    if not isinstance(variant, Variant):
+        raise RLError(
+            f"{what} is made for a Variant (canasta.variants.get(name)), got {excerpt(variant)}"
+        )
+    return variant
 
 
 @attrs.frozen
@@ -229,7 +239,7 @@ class ActionSpace:
     """
 
     def __init__(self, variant: Variant) -> None:
-        self.variant = variant
+        self.variant = rl_variant(variant, "an action space")
         keys: list[_Key] = []
         blocks: list[Block] = []
         for block, key in _keys(variant):
@@ -396,6 +406,8 @@ class ActionSpace:
         return index
 
     def _check_state(self, state: GameState) -> None:
+        if not isinstance(state, GameState):
+            raise RLError(f"expected a GameState, got {type(state).__name__}")
         variant = state.variant
         # Comparing every option of two variants costs more than the rest of legal().
         if variant is not self.variant and variant != self.variant:

@@ -22,7 +22,7 @@ from typing import Any
 from canasta._identity import keep
 from canasta.cards import BLACK_THREES, CARDS
 from canasta.observation import Observation
-from canasta.rl.actions import Block, RLError
+from canasta.rl.actions import Block, RLError, rl_variant
 from canasta.rl.rewards import max_deal_moves
 from canasta.table import NO_CLUB, Meld, Turn
 from canasta.variants.base import Variant
@@ -66,6 +66,14 @@ _Piece = bytes | list[float]
 _RANK_OF_CODE = tuple(card.rank_index for card in CARDS)
 #: A flag's value in the vector, by the flag.
 _FLAG = (0.0, 1.0)
+
+
+def _length(out: Any) -> int | None:
+    """The length of a buffer given to fill, None where it has none."""
+    try:
+        return len(out)
+    except TypeError:
+        return None
 
 
 class _Unseen:
@@ -118,7 +126,7 @@ class ObservationEncoder:
     """
 
     def __init__(self, variant: Variant, *, numpy: bool | None = None) -> None:
-        self.variant = variant
+        self.variant = variant = rl_variant(variant, "an encoder")
         if numpy and _numpy() is None:
             raise RLError("numpy=True, but NumPy is not installed (canasta[numpy])")
         self._numpy = _numpy() is not None if numpy is None else numpy
@@ -363,7 +371,7 @@ class ObservationEncoder:
 
     def section(self, vector: Any, name: str) -> Any:
         """The part of an encoded ``vector`` that section ``name`` covers."""
-        block = self._blocks.get(name)
+        block = self._blocks.get(name) if isinstance(name, str) else None
         if block is None:
             raise RLError(f"no section {name!r}; sections: {[b.name for b in self._layout]}")
         return vector[block.offset : block.offset + block.length]
@@ -377,17 +385,19 @@ class ObservationEncoder:
                 NumPy array or a list); it is returned.
 
         Raises:
-            RLError: the observation is of another variant, or ``out`` has another
-                size.
+            RLError: ``observation`` is not an observation, or one of another variant;
+                or ``out`` has another size.
         """
+        if not isinstance(observation, Observation):
+            raise RLError(f"expected an Observation, got {type(observation).__name__}")
         variant = observation.variant
         if variant is not self.variant and variant != self.variant:
             raise RLError(
                 f"the observation is of variant {variant.name!r}, but this "
                 f"encoder is for {self.variant.name!r}"
             )
-        if out is not None and len(out) != self._size:
-            raise RLError(f"out holds {len(out)} values, the encoder writes {self._size}")
+        if out is not None and _length(out) != self._size:
+            raise RLError(f"out holds {_length(out)} values, the encoder writes {self._size}")
         seat = observation.seat
         last = self._last.get(seat)
         if last is None:
