@@ -3,6 +3,8 @@ tests, and the Canasta rules of the episode (turns of several moves, rewards per
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -130,6 +132,31 @@ def test_an_illegal_action_can_end_the_episode_with_a_penalty() -> None:
         agent: -1.0 if (i - seat) % 2 == 0 else 1.0
         for i, agent in enumerate(environment.possible_agents)
     }
+
+
+@pytest.mark.parametrize("seed", [1.5, "7", [7], True])
+def test_a_seed_that_is_not_an_integer_is_refused(seed: Any) -> None:
+    with pytest.raises(RLError, match="a seed is an integer or None"):
+        env("classic", seed=seed)
+    with pytest.raises(RLError, match="a seed is an integer or None"):
+        env("classic").reset(seed=seed)
+
+
+def test_a_seed_may_be_a_numpy_integer() -> None:
+    one, other = env("classic"), env("classic")
+    seed: Any = numpy.int64(5)  # what NumPy's generators hand out
+    one.reset(seed=seed)
+    other.reset(seed=5)
+    assert one.game_state == other.game_state
+
+
+@pytest.mark.parametrize("agent", ["player_9", None, ["player_0"]])
+def test_an_unknown_agent_is_refused(agent: Any) -> None:
+    environment = env("classic", seed=1)
+    environment.reset()
+    for ask in (environment.observe, environment.observation_space, environment.action_space):
+        with pytest.raises(RLError, match="the agents are"):
+            ask(agent)
 
 
 def test_options_are_checked_and_render_shows_the_table() -> None:

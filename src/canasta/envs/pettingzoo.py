@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from canasta._input import excerpt
 from canasta.deal import new_game
 from canasta.display import Style, draw_observation
 from canasta.errors import CanastaError
@@ -51,6 +53,15 @@ def env(
 ) -> CanastaEnv:
     """A Canasta environment; see `CanastaEnv` for the arguments."""
     return CanastaEnv(variant, episode, seed, illegal, render_mode)
+
+
+def _seed(seed: object) -> int | None:
+    """``seed`` if it is None or an integer (NumPy's too), as an int; else RLError."""
+    if seed is None:
+        return None
+    if isinstance(seed, Integral) and not isinstance(seed, bool):
+        return int(seed)
+    raise RLError(f"a seed is an integer or None, got {excerpt(seed)}")
 
 
 class CanastaEnv(AECEnv[str, EnvObservation, int]):
@@ -115,7 +126,7 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
         self.action_spaces = {
             agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents
         }
-        self._seed = seed
+        self._seed = _seed(seed)
         self._rng: random.Random | None = None
         self._match: Match | None = None
         self._paid = False  # the last step paid rewards
@@ -123,10 +134,19 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
     # -- spaces ------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: str) -> int:
+        """The seat of ``agent``; RLError for a name that is not one of the agents."""
+        try:
+            return self._seats[agent]
+        except (KeyError, TypeError):  # not an agent's name, or not even hashable
+            raise RLError(
+                f"no agent {excerpt(agent)}; the agents are {self.possible_agents}"
+            ) from None
 
     # -- the episode -------------------------------------------------------------------
 
@@ -146,6 +166,7 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
         ``seed`` makes the episode reproducible, and so does the seed given to `env`
         for the first reset; later resets without a seed go on from the last seed given.
         """
+        seed = _seed(seed)
         if seed is None and self._rng is None:
             seed = self._seed if self._seed is not None else random.SystemRandom().getrandbits(63)
         if seed is not None:
@@ -175,7 +196,7 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
 
     def observe(self, agent: str) -> EnvObservation:
         """The agent's observation vector and action mask (zeros unless it is to move)."""
-        seat = self._seats[agent]
+        seat = self._seat(agent)
         state = self._state
         if state.to_move == seat:
             mask = np.frombuffer(self.actions.mask(state), _INT8)
