@@ -196,7 +196,10 @@ class CanastaEnv(AECEnv[str, EnvObservation, int]):
 
     def observe(self, agent: str) -> EnvObservation:
         """The agent's observation vector and action mask (zeros unless it is to move)."""
-        seat = self._seat(agent)
+        try:
+            seat = self._seats[agent]  # inline: observe is called on every step
+        except (KeyError, TypeError):
+            seat = self._seat(agent)  # raises
         state = self._state
         if state.to_move == seat:
             mask = np.frombuffer(self.actions.mask(state), _INT8)
