@@ -39,7 +39,15 @@ from canasta import (
     variants,
 )
 from canasta.cli import main
-from canasta.rl import ActionSpace, ObservationEncoder, RLError
+from canasta.rl import (
+    ActionSpace,
+    ObservationEncoder,
+    RLError,
+    max_deal_moves,
+    reward_bound,
+    reward_scale,
+    rewards,
+)
 
 # -- finding 4: moves and cards validate what they hold ------------------------------------
 
@@ -436,6 +444,12 @@ _WRONG_KIND: list[tuple[str, Callable[[], object], type[Exception], str]] = [
     ("encoder", lambda: _ENCODER.encode(_(_STATE)), RLError, "expected an Observation"),
     ("encoder", lambda: _ENCODER.encode(_STATE.observe(0), out=0), RLError, "out holds None"),
     ("encoder", lambda: _ENCODER.section([], _(["hand"])), RLError, "no section"),
+    ("rewards", lambda: rewards(variants.get("classic"), (1, 2, 3)), RLError, "expected 2 scores"),
+    ("rewards", lambda: rewards(variants.get("classic"), _("12")), RLError, "expected 2 scores"),
+    ("rewards", lambda: rewards(_(None), (1, 2)), RLError, "made for a Variant"),
+    ("bound", lambda: max_deal_moves(_("classic")), RLError, "made for a Variant"),
+    ("bound", lambda: reward_bound(_(None)), RLError, "made for a Variant"),
+    ("scale", lambda: reward_scale(_(None)), RLError, "made for a Variant"),
 ]
 
 

@@ -8,7 +8,10 @@ from the rules (never from random play), so no deal can exceed them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 
+from canasta._input import excerpt
+from canasta.rl.actions import RLError, rl_variant
 from canasta.variants.base import Variant
 
 __all__ = ["max_deal_moves", "reward_bound", "reward_scale", "rewards"]
@@ -43,7 +46,7 @@ def max_deal_moves(variant: Variant) -> int:
     and at most ``4 * (stock + cards) + 1`` moves, where ``stock`` is what is left after
     the hands are dealt.
     """
-    cards = _cards(variant)
+    cards = _cards(rl_variant(variant, "a bound"))
     stock = cards - variant.players * variant.hand_size
     return 4 * (stock + cards) + 1
 
@@ -75,12 +78,12 @@ def _score_bound(variant: Variant) -> int:
 
 def reward_scale(variant: Variant) -> float:
     """The points that make a reward of 1: the variant's target score."""
-    return float(variant.target_score)
+    return float(rl_variant(variant, "a reward scale").target_score)
 
 
 def reward_bound(variant: Variant) -> float:
     """No reward of one deal is larger than this in absolute value."""
-    return 2 * _score_bound(variant) / reward_scale(variant)
+    return 2 * _score_bound(rl_variant(variant, "a bound")) / reward_scale(variant)
 
 
 def rewards(variant: Variant, scores: Sequence[int]) -> tuple[float, ...]:
@@ -89,10 +92,23 @@ def rewards(variant: Variant, scores: Sequence[int]) -> tuple[float, ...]:
     A side's reward is its score minus the mean score of the other sides, divided by
     `reward_scale`; partners share their side's reward. The rewards of the sides add up
     to zero, and so do the seats' (every side has as many seats).
+
+    Raises:
+        RLError: ``scores`` are not one number for each side of ``variant``.
     """
-    sides = variant.sides
-    total = sum(scores)
+    sides = rl_variant(variant, "a reward").sides
+    try:
+        values = tuple(scores)
+    except TypeError:  # not a sequence at all
+        values = ()
+    if (
+        isinstance(scores, str | bytes)
+        or len(values) != sides
+        or not all(isinstance(value, Real) for value in values)
+    ):
+        raise RLError(f"expected {sides} scores, one for each side, got {excerpt(scores)}")
+    total = sum(values)
     side_rewards = [
-        (score - (total - score) / (sides - 1)) / reward_scale(variant) for score in scores
+        (score - (total - score) / (sides - 1)) / reward_scale(variant) for score in values
     ]
     return tuple(side_rewards[variant.side_of(seat)] for seat in range(variant.players))
