@@ -465,6 +465,71 @@ def test_ex55b_the_order_of_an_openings_melds_does_not_matter(order: str) -> Non
     assert opened.is_legal("add:*+*")
 
 
+def _going_out_in_the_opening_turn() -> canasta.GameState:
+    # Seat 3, its side not opened (minimum 125), asked partner and heard yes, so it must go
+    # out this turn; it has laid 6D 6C * (60). No canasta is needed to go out, and the
+    # opening needs a meld of 3 naturals. Found by the soak's search of whole turns.
+    return canasta.GameState.from_dict(
+        {
+            "variant": {
+                "variant": "modern-american",
+                "canastas_to_go_out": 0,
+                "mac_initial_meld_content": "three_naturals",
+            },
+            "scores": [1495, 1500],
+            "dealer": 1,
+            "to_move": 3,
+            "phase": "play",
+            "hands": [
+                "2H 2H 4H 5D 5C 7S 7D 9S 9S TC KD KC *",
+                "AS AH AD 2C 4C 5H 6H 7H 9C QS QD KD KC",
+                "6S 6S 6C 7C 8D 9H 9D 9C TD TC QH KH *",
+                "AC 2S 2D 2C 8H 8C TS TH JH JD JC",
+            ],
+            "pile": "5S 7H AS JD AD 9D 8H 4H 7S",
+            "stock": (
+                "QC TH 4S 7D TS QH 6D JS QS 5S QD 5D 2S 4D KS 8S AH 8D 8C AC JS 7C 9H KS * 4D 8S "
+                "KH 5H 4C JC 5C QC 4S 2D TD 3C JH 3C 6H"
+            ),
+            "melds": [[], ["6D 6C *"]],
+            "opened": [False, False],  # the meld on the table is this turn's
+            "threes": ["3D 3S", "3H 3H 3S 3D"],
+            "asked": [0, 0, 0, 1],
+            "discarded": ["AS 8H", "JD 4H", "5S AD 7S", "7H 9D"],
+            "turn": {
+                "asked": True,
+                "groups": [["6", 2, 1, True]],
+                "melded": True,
+                "must_go_out": True,
+                "opening": 60,
+                "permission": True,
+            },
+        }
+    )
+
+
+def test_going_out_in_the_opening_turn_plays_after_it_follow_the_rule_of_five() -> None:
+    """The plays after the initial meld is complete follow the rules after the opening,
+    in its turn too: a way out lays the melds it needs wild cards for before then
+    (§3.5.3). Such a meld that left no way out used to be listed: after it, no move was
+    legal."""
+    position = _going_out_in_the_opening_turn()
+    # After JJJ2 (110, the meld of 3 naturals), 882 or TT2 completes the opening, and the
+    # other would then be a meld of 2 naturals and a wild card: the rule of five refuses it.
+    assert position.check("meld:JJJ2") is canasta.IllegalReason.MUST_GO_OUT
+    # With the meld of 3 naturals last, every meld belongs to the opening.
+    out = position.play("meld:882 meld:TT2 meld:JJJ2 discard:A")
+    assert out.is_over and out.outcome() is not None
+    # No position of the turn is left without a legal move.
+    todo, seen = [position], 0
+    while todo:
+        state = todo.pop()
+        seen += 1
+        assert state.legal_moves() or state.is_over
+        todo += [a for a in map(state.apply, state.legal_moves()) if a.to_move == 3]
+    assert seen > 20
+
+
 def test_ex55b_the_wild_meld_first_leaves_the_same_moves() -> None:
     first_q = _ex55b().play("meld:QQ2")
     first_wild = _ex55b().play("meld:222*")

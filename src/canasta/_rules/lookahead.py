@@ -67,6 +67,12 @@ _NEVER = 1 << 20
 #: with a large hand mostly succeeds in a few dozen steps, before the bound would pay off).
 _LONG = 64
 
+#: Placements of a going-out search begun before the initial meld is complete that may be
+#: played only inside it (`_Part`): where its rules allow them and those after the opening
+#: do not (Modern American's rule of five, wild cards on aces); or wild cards on a natural
+#: meld, which after the opening no incomplete wild meld may block (spec §3.5.3).
+_IN_OPENING, _UNBLOCKED = 1, 2
+
 
 class Query(NamedTuple):
     """Everything the search needs, as one record built per question."""
@@ -179,9 +185,11 @@ def _passes_cap(variant: Variant, rank: int, n0: int, w0: int, count: int, wilds
 class _Rank(NamedTuple):
     """What the search may do with one rank: its placements and bounds drawn from them."""
 
-    #: (naturals, wilds, canastas completed, content flags, value of the naturals) of each
-    #: allowed placement, leaving the rank untouched included; most naturals first
-    options: tuple[tuple[int, int, int, int, int], ...]
+    #: (naturals, wilds, canastas completed, content flags, value of the naturals, and the
+    #: `_Part` of it that may come only inside the initial meld, None where it may come at
+    #: any time) of each allowed placement, leaving the rank untouched included; most
+    #: naturals first
+    options: tuple[tuple[int, int, int, int, int, _Part | None], ...]
     #: the content flags of those placements
     flags: frozenset[int]
     #: the most the naturals of any placement are worth
@@ -231,6 +239,9 @@ def _rank(
     They depend on the rank's cards and meld alone, so searches of many positions share them.
     """
     opening, concealed_only, out, wilds, marks_big = mode
+    # Going out in the turn of the initial meld: the plays after it is complete follow the
+    # rules after the opening (`_in_time`).
+    late_rules = out and opening
     # What every placement of the rank shares, worked out once: the meld it goes on (if
     # any), the player's own group of the rank this turn.
     may_meld = meld is not None or new_ok
@@ -255,6 +266,7 @@ def _rank(
         if held:
             pairs = tuple(sorted(pairs + held, key=_most_first))
     for k, w in pairs:
+        when: _Part | None = None
         if k == 0 and w == 0:
             # Untouched rank: its own group (if any) keeps its flags.
             completed = 0
@@ -271,8 +283,13 @@ def _rank(
             got = group_flags(rank, gn + k, gw + w, from_hand) if own else 0
             if marks_big and k + w >= 2:
                 got |= _BIG_PLAY
+            if late_rules:
+                if reason(rank, n0, w0, k, w, False) is not None:
+                    when = _inside_part(variant, rank, meld, group, k, w, _IN_OPENING)
+                elif w and variant.wild_meld_blocks_wilds:
+                    when = _inside_part(variant, rank, meld, group, k, w, _UNBLOCKED)
         value = k * value_each
-        options.append((k, w, completed, got, value))
+        options.append((k, w, completed, got, value, when))
         flags.add(got)
         if value > best:
             best = value
@@ -287,6 +304,102 @@ def _rank(
         tuple(fewest),
         len(options) == 1 and options[0][:2] == (0, 0),
     )
+
+
+#: Going out in the turn of the initial meld: of the placements that only the initial meld
+#: allows (`_IN_OPENING`), and then of those of wild cards on natural melds (`_UNBLOCKED`):
+#: their value, the largest value, the content flags of all but the largest, its flags,
+#: and their cards.
+_Late = tuple[int, int, int, int, int, int, int, int, int, int]
+_NOT_LATE: _Late = (0,) * 10
+
+
+#: The part of a placement that may come only inside the initial meld: when (`_IN_OPENING`
+#: or `_UNBLOCKED`), the value of its naturals, its cards, and its content flags. The rest
+#: of the placement's naturals may follow after the opening, as a lay-off.
+_Part = tuple[int, int, int, int]
+
+
+def _inside_part(
+    variant: Variant,
+    rank: int,
+    meld: tuple[int, int] | None,
+    group: tuple[int, int, bool] | None,
+    k: int,
+    w: int,
+    when: int,
+) -> _Part:
+    """The least part of a placement of ``k`` naturals and ``w`` wild cards on ``rank``
+    (its meld ``meld``, the player's ``group`` of it this turn) that must come inside the
+    initial meld: the wild cards with the fewest naturals that make a meld the initial
+    meld allows, where the other naturals may be laid off after the opening."""
+    reason = variant.natural_meld_reason
+    n0, w0 = meld if meld is not None else (0, 0)
+    least = k
+    for fewer in range(k):
+        if (
+            reason(rank, n0, w0, fewer, w, True) is None
+            and reason(rank, n0 + fewer, w0 + w, k - fewer, 0, False) is None
+        ):
+            least = fewer
+            break
+    gn, gw, from_hand = group if group is not None else (0, 0, True)
+    own = meld is None or group is not None
+    flags = group_flags(rank, gn + least, gw + w, from_hand) if own else 0
+    return when, least * RANK_VALUES[rank], least + w, flags
+
+
+def _later(late: _Late | None, part: _Part, wild_value: int) -> _Late | None:
+    """``late`` with the ``part`` of a placement that may come only inside the initial
+    meld, its wild cards worth ``wild_value``."""
+    if late is None:
+        return None
+    when, value, cards, flags = part
+    if when == _IN_OPENING:
+        return (*_joined(late[:5], value + wild_value, flags, cards), *late[5:])
+    return (*late[:5], *_joined(late[5:], value + wild_value, flags, cards))
+
+
+def _joined(
+    part: tuple[int, ...], value: int, flags: int, cards: int
+) -> tuple[int, int, int, int, int]:
+    """One part of `_Late` with a placement more."""
+    total, largest, others, largest_flags, count = part
+    if value > largest:
+        return total + value, value, others | largest_flags, flags, count + cards
+    return total + value, largest, others | flags, largest_flags, count + cards
+
+
+def _in_time(
+    variant: Variant, late: _Late, blocked: bool, spare: int, have: int, need: int, every: int
+) -> bool:
+    """Can the placements of a way out that only the initial meld allows all be played
+    before it is complete? ``blocked``: an incomplete wild meld stays, so wild cards on
+    natural melds are such placements too; ``spare``: the cards of the hand
+    besides the smallest canasta-completing moves (see `_search`); ``have`` and ``every``:
+    the opening's value and content flags of the turn so far.
+
+    They come first, the largest of them last, then the other plays: a way if the opening
+    is not complete without that largest one (and then without any fewer of them), and if
+    the hand keeps two cards after them until the canastas are complete. Only a sufficient
+    test (another order may do where this one does not): it never takes a way out that
+    the moves cannot follow.
+    """
+    total, largest, others, largest_flags, cards = late[:5]
+    if blocked and late[5]:
+        total2, largest2, others2, largest_flags2, cards2 = late[5:]
+        if largest2 > largest:
+            others |= largest_flags | others2
+            largest, largest_flags = largest2, largest_flags2
+        else:
+            others |= others2 | largest_flags2
+        total += total2
+        cards += cards2
+    if not total:
+        return True  # every placement may be played at any time
+    if spare - cards < 2:
+        return False
+    return not variant.opening_done(have + total - largest, need, (every | others) & _CONTENT)
 
 
 def _fewest_wilds(
@@ -437,7 +550,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
     # A memo entry is the highest value found failing; the value matters only below the
     # minimum, and the content flags only while the opening is incomplete (or, for a
     # concealed going out, whether a group is a canasta).
-    memo: dict[tuple[int, int, int, int, int, int, tuple[int, ...]], int] = {}
+    memo: dict[tuple[int, int, int, int, int, int, tuple[int, ...], _Late | None], int] = {}
     mask = -1 if opening is not None else (OWN_CANASTA if concealed_only else 0)
 
     # Spec §2.9 orders the moves: until the side holds the canastas it needs, every meld
@@ -502,6 +615,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
         canastas: int,
         flags: int,
         small: tuple[int, ...],
+        late: _Late | None,
     ) -> bool:
         nonlocal fewest, steps
         if out:
@@ -531,7 +645,12 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             else:
                 left += black
             kept = sum(small)
-            if accepts(left + twos + jokers, value, canastas, flags, wild_incomplete, kept):
+            if accepts(left + twos + jokers, value, canastas, flags, wild_incomplete, kept) and (
+                late is None
+                or _in_time(
+                    variant, late, 0 < size0 < CANASTA_SIZE, rest_of_hand - kept, have, need, every
+                )
+            ):
                 return True
             for put, size, own in puts:
                 if put > twos + jokers:
@@ -539,24 +658,36 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                 completes = size >= CANASTA_SIZE > size0
                 for put_twos in range(max(put - jokers, 0), min(put, twos) + 1):
                     put_jokers = put - put_twos
+                    put_kept = sum(_kept(small, put, track)) if completes else kept
                     if accepts(
                         left + twos + jokers - put,
                         value + put_twos * two_value + put_jokers * joker_value,
                         canastas + completes,
                         flags | own,
                         size < CANASTA_SIZE,
-                        sum(_kept(small, put, track)) if completes else kept,
+                        put_kept,
+                    ) and (
+                        late is None
+                        or _in_time(
+                            variant,
+                            late,
+                            size < CANASTA_SIZE,
+                            rest_of_hand - put_kept,
+                            have,
+                            need,
+                            every,
+                        )
                     ):
                         return True
             return False
         worth = 0 if opening is None else (value if value < need else need)
-        key = (i, twos, jokers, left if left < 2 else 2, canastas, flags & mask, small)
+        key = (i, twos, jokers, left if left < 2 else 2, canastas, flags & mask, small, late)
         failed = memo.get(key)
         if failed is not None and failed >= worth:
             return False
         rest = rests[i]
         held = twos + jokers
-        for k, w, completed, got, natural_value in table[i].options:
+        for k, w, completed, got, natural_value, when in table[i].options:
             if not w:
                 # Naturals alone (most placements tried): no wild cards to share out.
                 if walk(  # noqa: F821 (as below)
@@ -568,6 +699,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     canastas + completed,
                     flags | got,
                     _kept(small, k, track) if completed else small,
+                    late if when is None else _later(late, when, 0),
                 ):
                     return True
                 continue
@@ -576,23 +708,36 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             new_left = left + rest - k
             # The twos among the w wilds, most first (conditionals: cheaper than min/max).
             for t in range(w if w < twos else twos, (w - jokers if w > jokers else 0) - 1, -1):
+                placed = natural_value + t * two_value + (w - t) * joker_value
                 if walk(  # noqa: F821 (defined: the del below only unbinds it at the end)
                     i + 1,
                     twos - t,
                     jokers - w + t,
                     new_left,
-                    value + natural_value + t * two_value + (w - t) * joker_value,
+                    value + placed,
                     canastas + completed,
                     flags | got,
                     _kept(small, k + w, track) if completed else small,
+                    late if when is None else _later(late, when, placed - natural_value),
                 ):
                     return True
         memo[key] = worth
         return False
 
+    # Going out in the turn of the initial meld (spec §3.5.3 [LIB]): the initial meld is
+    # complete once its value and content are, and the plays after it follow the rules
+    # after the opening. The placements that only the initial meld allows are tracked
+    # (`_Late`), and a way out counts only where they can all come before it is complete
+    # (`_in_time`).
+    late = _NOT_LATE if out and opening is not None else None
+    # With canastas still to complete, the cards the hand holds besides the smallest
+    # canasta-completing moves must keep it two cards until they are done (spec §2.9);
+    # with none missing, going out is allowed all along.
+    rest_of_hand = hand_size if q.canastas < required else _NEVER
+
     last = len(ranks)
     try:
-        return walk(0, twos0, jokers0, untouched, 0, q.canastas, base, ())
+        return walk(0, twos0, jokers0, untouched, 0, q.canastas, base, (), late)
     finally:
         # `walk` calls itself, so its closure holds it: a reference cycle that would keep
         # the search's cells until the garbage collector runs, and the garbage of
