@@ -266,7 +266,7 @@ def _rank(
         if held:
             pairs = tuple(sorted(pairs + held, key=_most_first))
     for k, w in pairs:
-        when: _Part | None = None
+        part: _Part | None = None
         if k == 0 and w == 0:
             # Untouched rank: its own group (if any) keeps its flags.
             completed = 0
@@ -284,12 +284,28 @@ def _rank(
             if marks_big and k + w >= 2:
                 got |= _BIG_PLAY
             if late_rules:
+                when = 0
                 if reason(rank, n0, w0, k, w, False) is not None:
-                    when = _inside_part(variant, rank, meld, group, k, w, _IN_OPENING)
+                    when = _IN_OPENING
                 elif w and variant.wild_meld_blocks_wilds:
-                    when = _inside_part(variant, rank, meld, group, k, w, _UNBLOCKED)
+                    when = _UNBLOCKED
+                if when:
+                    # The least part that must come inside: the wild cards with the fewest
+                    # naturals that make a meld the initial meld allows, where the other
+                    # naturals may be laid off after the opening.
+                    least = next(
+                        fewer
+                        for fewer in range(k + 1)
+                        if fewer == k
+                        or (
+                            reason(rank, n0, w0, fewer, w, True) is None
+                            and reason(rank, n0 + fewer, w0 + w, k - fewer, 0, False) is None
+                        )
+                    )
+                    part_flags = group_flags(rank, gn + least, gw + w, from_hand) if own else 0
+                    part = (when, least * value_each, least + w, part_flags)
         value = k * value_each
-        options.append((k, w, completed, got, value, when))
+        options.append((k, w, completed, got, value, part))
         flags.add(got)
         if value > best:
             best = value
@@ -318,35 +334,6 @@ _NOT_LATE: _Late = (0,) * 10
 #: or `_UNBLOCKED`), the value of its naturals, its cards, and its content flags. The rest
 #: of the placement's naturals may follow after the opening, as a lay-off.
 _Part = tuple[int, int, int, int]
-
-
-def _inside_part(
-    variant: Variant,
-    rank: int,
-    meld: tuple[int, int] | None,
-    group: tuple[int, int, bool] | None,
-    k: int,
-    w: int,
-    when: int,
-) -> _Part:
-    """The least part of a placement of ``k`` naturals and ``w`` wild cards on ``rank``
-    (its meld ``meld``, the player's ``group`` of it this turn) that must come inside the
-    initial meld: the wild cards with the fewest naturals that make a meld the initial
-    meld allows, where the other naturals may be laid off after the opening."""
-    reason = variant.natural_meld_reason
-    n0, w0 = meld if meld is not None else (0, 0)
-    least = k
-    for fewer in range(k):
-        if (
-            reason(rank, n0, w0, fewer, w, True) is None
-            and reason(rank, n0 + fewer, w0 + w, k - fewer, 0, False) is None
-        ):
-            least = fewer
-            break
-    gn, gw, from_hand = group if group is not None else (0, 0, True)
-    own = meld is None or group is not None
-    flags = group_flags(rank, gn + least, gw + w, from_hand) if own else 0
-    return when, least * RANK_VALUES[rank], least + w, flags
 
 
 def _later(late: _Late | None, part: _Part, wild_value: int) -> _Late | None:
@@ -687,7 +674,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
             return False
         rest = rests[i]
         held = twos + jokers
-        for k, w, completed, got, natural_value, when in table[i].options:
+        for k, w, completed, got, natural_value, part in table[i].options:
             if not w:
                 # Naturals alone (most placements tried): no wild cards to share out.
                 if walk(  # noqa: F821 (as below)
@@ -699,7 +686,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     canastas + completed,
                     flags | got,
                     _kept(small, k, track) if completed else small,
-                    late if when is None else _later(late, when, 0),
+                    late if part is None else _later(late, part, 0),
                 ):
                     return True
                 continue
@@ -718,7 +705,7 @@ def _search(variant: Variant, q: Query, concealed_only: bool) -> bool:
                     canastas + completed,
                     flags | got,
                     _kept(small, k + w, track) if completed else small,
-                    late if when is None else _later(late, when, placed - natural_value),
+                    late if part is None else _later(late, part, placed - natural_value),
                 ):
                     return True
         memo[key] = worth

@@ -107,8 +107,6 @@ def rewards(variant: Variant, scores: Sequence[int]) -> tuple[float, ...]:
         or not all(isinstance(value, Real) for value in values)
     ):
         raise RLError(f"expected {sides} scores, one for each side, got {excerpt(scores)}")
-    total = sum(values)
-    side_rewards = [
-        (score - (total - score) / (sides - 1)) / reward_scale(variant) for score in values
-    ]
+    total, scale = sum(values), reward_scale(variant)
+    side_rewards = [(score - (total - score) / (sides - 1)) / scale for score in values]
     return tuple(side_rewards[variant.side_of(seat)] for seat in range(variant.players))
