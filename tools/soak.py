@@ -464,6 +464,15 @@ def pickup_position(
     }
 
 
+def _check_written(position: GameState) -> None:
+    """Every listed move of ``position``, written out and parsed again, passes ``check()``:
+    the move as written goes through every check, where the listed object itself is known
+    to be legal."""
+    for move in position.legal_moves():
+        again = canasta.parse_move(str(move))
+        _check(position.check(again) is None, f"listed move {move} fails check()")
+
+
 def pickup_turn(state: GameState, limit: int = PICKUP_POSITIONS) -> Iterator[GameState]:
     """The positions of seat 0's turn after each legal pickup in ``state``, reached by
     melds and lay-offs (at most ``limit``), each checked to have a legal move."""
@@ -507,11 +516,7 @@ def soak_pickup(variant: str, seed: int, tally: Tally, *, options: bool = False)
         if not any(isinstance(move, canasta.Take) for move in state.legal_moves()):
             return
         for position in pickup_turn(state):
-            for move in position.legal_moves():
-                # Parsed again: the move as written goes through every check, where the
-                # listed object itself is known to be legal.
-                again = canasta.parse_move(str(move))
-                _check(position.check(again) is None, f"listed move {move} fails check()")
+            _check_written(position)
             tally.moves += 1
     except Exception as failure:
         what = str(failure) if isinstance(failure, SoakFailure) else repr(failure)
@@ -563,12 +568,11 @@ def soak_turns(variant: str, seed: int, tally: Tally, *, options: bool = False) 
             if state.phase == "draw" and rng.random() < TURN_CHANCE:
                 tally.turns += 1
                 for position, path in turn_tree(state):
-                    for move in position.legal_moves():
-                        # Parsed again: the move as written goes through every check.
-                        again = canasta.parse_move(str(move))
-                        if position.check(again) is not None:
-                            played += path
-                            _check(False, f"listed move {move} fails check()")
+                    try:
+                        _check_written(position)
+                    except SoakFailure:
+                        played += path  # the replay line plays to the position
+                        raise
                     tally.moves += 1
             move = rng.choice(state.legal_moves())
             played.append(str(move))
